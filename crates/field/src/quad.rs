@@ -1,0 +1,199 @@
+//! Quadratic extensions `F[u]/(u^2 - β)`: Fq2 of BN254 and BLS12-381 (β = −1), and the
+//! Goldilocks extension used for 128-bit challenges (β = 7).
+
+use core::fmt;
+use core::hash::Hash;
+use core::iter::{Product, Sum};
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use rand_core::RngCore;
+
+use crate::traits::{ExtensionField, Field, Legendre};
+
+/// The base field and the non-residue `β` of a quadratic extension.
+pub trait QuadExtConfig:
+    'static + Copy + Clone + fmt::Debug + Default + PartialEq + Eq + Hash + Send + Sync
+{
+    type Base: Field;
+    const NAME: &'static str;
+    /// A quadratic non-residue of the base field.
+    const NONRESIDUE: Self::Base;
+    /// `β · x`; override when β is cheap (e.g. −1).
+    #[inline(always)]
+    fn mul_by_nonresidue(x: Self::Base) -> Self::Base {
+        Self::NONRESIDUE * x
+    }
+}
+
+/// `c0 + c1·u` with `u^2 = β`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct QuadExt<C: QuadExtConfig> {
+    pub c0: C::Base,
+    pub c1: C::Base,
+}
+
+impl<C: QuadExtConfig> QuadExt<C> {
+    pub const fn new(c0: C::Base, c1: C::Base) -> Self {
+        Self { c0, c1 }
+    }
+    /// `c0 − c1·u`, which is also the Frobenius map since β is a non-residue.
+    #[inline]
+    pub fn conjugate(&self) -> Self {
+        Self::new(self.c0, -self.c1)
+    }
+    /// `c0^2 − β·c1^2`, the norm down to the base field.
+    #[inline]
+    pub fn norm(&self) -> C::Base {
+        self.c0.square() - C::mul_by_nonresidue(self.c1.square())
+    }
+    /// Multiplies by a base-field scalar.
+    #[inline]
+    pub fn scale(&self, k: C::Base) -> Self {
+        Self::new(self.c0 * k, self.c1 * k)
+    }
+}
+
+impl<C: QuadExtConfig> fmt::Debug for QuadExt<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({:?} + {:?}·u)", C::NAME, self.c0, self.c1)
+    }
+}
+impl<C: QuadExtConfig> fmt::Display for QuadExt<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} + {}·u", self.c0, self.c1)
+    }
+}
+
+impl<C: QuadExtConfig> Field for QuadExt<C> {
+    const ZERO: Self = Self::new(C::Base::ZERO, C::Base::ZERO);
+    const ONE: Self = Self::new(C::Base::ONE, C::Base::ZERO);
+
+    #[inline]
+    fn is_zero(&self) -> bool {
+        self.c0.is_zero() && self.c1.is_zero()
+    }
+    #[inline]
+    fn double(&self) -> Self {
+        Self::new(self.c0.double(), self.c1.double())
+    }
+    #[inline]
+    fn square(&self) -> Self {
+        // (a0 + a1 u)^2 = (a0^2 + β a1^2) + 2 a0 a1 u, with two multiplications:
+        // (a0 + a1)(a0 + β a1) = a0^2 + β a1^2 + (1 + β) a0 a1.
+        let v0 = self.c0 * self.c1;
+        let t = (self.c0 + self.c1) * (self.c0 + C::mul_by_nonresidue(self.c1));
+        Self::new(t - v0 - C::mul_by_nonresidue(v0), v0.double())
+    }
+    fn inverse(&self) -> Option<Self> {
+        let inv_norm = self.norm().inverse()?;
+        Some(Self::new(self.c0 * inv_norm, -(self.c1 * inv_norm)))
+    }
+    fn random<R: RngCore + ?Sized>(rng: &mut R) -> Self {
+        Self::new(C::Base::random(rng), C::Base::random(rng))
+    }
+    /// Square root by the "complex method": with `n = norm(a)` and `s = √n` in the base,
+    /// `x0^2 = (c0 ± s)/2` and `x1 = c1 / (2·x0)`.
+    fn sqrt(&self) -> Option<Self> {
+        if self.c1.is_zero() {
+            // A base element is a square in the extension: either √c0 or √(c0/β)·u.
+            if let Some(s) = self.c0.sqrt() {
+                return Some(Self::new(s, C::Base::ZERO));
+            }
+            let beta_inv = C::NONRESIDUE.inverse()?;
+            let s = (self.c0 * beta_inv).sqrt()?;
+            return Some(Self::new(C::Base::ZERO, s));
+        }
+        let s = self.norm().sqrt()?;
+        let two_inv = C::Base::from_u64(2).inverse()?;
+        let mut delta = (self.c0 + s) * two_inv;
+        if delta.legendre() != Legendre::QuadraticResidue {
+            delta = (self.c0 - s) * two_inv;
+        }
+        let x0 = delta.sqrt()?;
+        let x1 = self.c1 * (x0.double()).inverse()?;
+        let x = Self::new(x0, x1);
+        (x.square() == *self).then_some(x)
+    }
+    fn legendre(&self) -> Legendre {
+        // x is a square in F_{p^2} iff its norm is a square in F_p.
+        self.norm().legendre()
+    }
+    fn from_u64(v: u64) -> Self {
+        Self::new(C::Base::from_u64(v), C::Base::ZERO)
+    }
+}
+
+impl<C: QuadExtConfig> ExtensionField for QuadExt<C> {
+    type Base = C::Base;
+    const DEGREE: usize = 2;
+    fn from_base(b: C::Base) -> Self {
+        Self::new(b, C::Base::ZERO)
+    }
+    fn to_base_coeffs(&self) -> Vec<C::Base> {
+        vec![self.c0, self.c1]
+    }
+    fn frobenius(&self) -> Self {
+        self.conjugate()
+    }
+}
+
+impl<C: QuadExtConfig> Add for QuadExt<C> {
+    type Output = Self;
+    #[inline]
+    fn add(self, rhs: Self) -> Self {
+        Self::new(self.c0 + rhs.c0, self.c1 + rhs.c1)
+    }
+}
+impl<C: QuadExtConfig> Sub for QuadExt<C> {
+    type Output = Self;
+    #[inline]
+    fn sub(self, rhs: Self) -> Self {
+        Self::new(self.c0 - rhs.c0, self.c1 - rhs.c1)
+    }
+}
+impl<C: QuadExtConfig> Mul for QuadExt<C> {
+    type Output = Self;
+    /// Karatsuba: three base multiplications.
+    #[inline]
+    fn mul(self, rhs: Self) -> Self {
+        let v0 = self.c0 * rhs.c0;
+        let v1 = self.c1 * rhs.c1;
+        let c1 = (self.c0 + self.c1) * (rhs.c0 + rhs.c1) - v0 - v1;
+        Self::new(v0 + C::mul_by_nonresidue(v1), c1)
+    }
+}
+impl<C: QuadExtConfig> Neg for QuadExt<C> {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        Self::new(-self.c0, -self.c1)
+    }
+}
+impl<C: QuadExtConfig> AddAssign for QuadExt<C> {
+    #[inline]
+    fn add_assign(&mut self, rhs: Self) {
+        *self = *self + rhs
+    }
+}
+impl<C: QuadExtConfig> SubAssign for QuadExt<C> {
+    #[inline]
+    fn sub_assign(&mut self, rhs: Self) {
+        *self = *self - rhs
+    }
+}
+impl<C: QuadExtConfig> MulAssign for QuadExt<C> {
+    #[inline]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = *self * rhs
+    }
+}
+impl<C: QuadExtConfig> Sum for QuadExt<C> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::ZERO, |a, b| a + b)
+    }
+}
+impl<C: QuadExtConfig> Product for QuadExt<C> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::ONE, |a, b| a * b)
+    }
+}
