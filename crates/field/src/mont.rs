@@ -255,9 +255,11 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
                 // [u64; N] as [u64; 4] or [u64; 6] only when N is exactly that.
                 unsafe {
                     if N == 4 {
+                        // `self` travels in registers: in `x *= y` chains it is the
+                        // loop-carried value.
                         let r = crate::mont_x86::mul_4(
-                            &*(self.limbs.as_ptr() as *const [u64; 4]),
                             &*(rhs.limbs.as_ptr() as *const [u64; 4]),
+                            *(self.limbs.as_ptr() as *const [u64; 4]),
                             table,
                         );
                         core::ptr::copy_nonoverlapping(r.as_ptr(), out.as_mut_ptr(), 4);

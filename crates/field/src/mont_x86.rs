@@ -7,11 +7,10 @@
 /// The CPU must support BMI2 and ADX. `table` must point to `4` modulus limbs followed by
 /// `-p^{-1} mod 2^64`, and the modulus' top limb must be below `2^63 - 1`.
 #[inline(always)]
-pub(crate) unsafe fn mul_4(a: &[u64; 4], b: &[u64; 4], table: *const u64) -> [u64; 4] {
+pub(crate) unsafe fn mul_4(a: &[u64; 4], b: [u64; 4], table: *const u64) -> [u64; 4] {
     let mut r = [0u64; 4];
     unsafe {
         core::arch::asm!(
-            "mov rdx, qword ptr [{b} + 0]",
             "xor {lo:e}, {lo:e}",
             "mulx {t1}, {t0}, qword ptr [{a}]",
             "mulx {t2}, {lo}, qword ptr [{a} + 8]",
@@ -40,7 +39,7 @@ pub(crate) unsafe fn mul_4(a: &[u64; 4], b: &[u64; 4], table: *const u64) -> [u6
             "mov {lo}, 0",
             "adcx {t3}, {lo}",
             "adox {t3}, {acc}",
-            "mov rdx, qword ptr [{b} + 8]",
+            "mov rdx, {b1}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{a}]",
             "adox {t0}, {lo}",
@@ -74,7 +73,7 @@ pub(crate) unsafe fn mul_4(a: &[u64; 4], b: &[u64; 4], table: *const u64) -> [u6
             "mov {lo}, 0",
             "adcx {t3}, {lo}",
             "adox {t3}, {acc}",
-            "mov rdx, qword ptr [{b} + 16]",
+            "mov rdx, {b2}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{a}]",
             "adox {t0}, {lo}",
@@ -108,7 +107,7 @@ pub(crate) unsafe fn mul_4(a: &[u64; 4], b: &[u64; 4], table: *const u64) -> [u6
             "mov {lo}, 0",
             "adcx {t3}, {lo}",
             "adox {t3}, {acc}",
-            "mov rdx, qword ptr [{b} + 24]",
+            "mov rdx, {b3}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{a}]",
             "adox {t0}, {lo}",
@@ -143,7 +142,9 @@ pub(crate) unsafe fn mul_4(a: &[u64; 4], b: &[u64; 4], table: *const u64) -> [u6
             "adcx {t3}, {lo}",
             "adox {t3}, {acc}",
             a = in(reg) a.as_ptr(),
-            b = in(reg) b.as_ptr(),
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
             p = in(reg) table,
             t0 = out(reg) r[0],
             t1 = out(reg) r[1],
@@ -152,7 +153,7 @@ pub(crate) unsafe fn mul_4(a: &[u64; 4], b: &[u64; 4], table: *const u64) -> [u6
             lo = out(reg) _,
             hi = out(reg) _,
             acc = out(reg) _,
-            out("rdx") _,
+            inout("rdx") b[0] => _,
             options(pure, readonly, nostack),
         );
     }
