@@ -225,12 +225,12 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         let b = &rhs.limbs;
         let p = &P::MODULUS;
         let mut r = [0u64; N];
-        for i in 0..N {
-            let (t0, mut c1) = bigint::mac(r[0], a[0], b[i], 0);
+        for &bi in b.iter() {
+            let (t0, mut c1) = bigint::mac(r[0], a[0], bi, 0);
             let m = t0.wrapping_mul(P::INV);
             let (_, mut c2) = bigint::mac(t0, m, p[0], 0);
             for j in 1..N {
-                let (tj, c1n) = bigint::mac(r[j], a[j], b[i], c1);
+                let (tj, c1n) = bigint::mac(r[j], a[j], bi, c1);
                 c1 = c1n;
                 let (rj, c2n) = bigint::mac(tj, m, p[j], c2);
                 c2 = c2n;

@@ -1,0 +1,73 @@
+//! BN254 (alt_bn128) G1 and G2, with the same generators as arkworks / EIP-197.
+
+use std::sync::OnceLock;
+
+use fastzk_field::bn254::{Fq, Fq2, Fr};
+
+use crate::affine::Affine;
+use crate::config::CurveConfig;
+use crate::glv::Glv;
+use crate::jacobian::Jacobian;
+use crate::xyzz::Xyzz;
+
+/// `y^2 = x^3 + 3` over `Fq`; prime order `r` (cofactor 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct G1Config;
+
+impl CurveConfig for G1Config {
+    type Base = Fq;
+    type Scalar = Fr;
+    const NAME: &'static str = "BN254 G1";
+    const COEFF_B: Fq = Fq::from_canonical_limbs_const([3, 0, 0, 0]);
+    const GENERATOR_X: Fq = Fq::from_canonical_limbs_const([1, 0, 0, 0]);
+    const GENERATOR_Y: Fq = Fq::from_canonical_limbs_const([2, 0, 0, 0]);
+    const COFACTOR: &'static [u64] = &[1];
+
+    /// Cofactor 1: every on-curve point is in the group.
+    fn is_in_correct_subgroup(_p: &Affine<Self>) -> bool {
+        true
+    }
+
+    fn glv() -> Option<&'static Glv<Self>> {
+        static GLV: OnceLock<Option<Glv<G1Config>>> = OnceLock::new();
+        GLV.get_or_init(Glv::derive).as_ref()
+    }
+}
+
+/// The sextic twist `y^2 = x^3 + 3/(9+u)` over `Fq2`; cofactor `2q − r`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct G2Config;
+
+impl CurveConfig for G2Config {
+    type Base = Fq2;
+    type Scalar = Fr;
+    const NAME: &'static str = "BN254 G2";
+    const COEFF_B: Fq2 = Fq2::new(
+        Fq::from_hex("2b149d40ceb8aaae81be18991be06ac3b5b4c5e559dbefa33267e6dc24a138e5"),
+        Fq::from_hex("009713b03af0fed4cd2cafadeed8fdf4a74fa084e52d1852e4a2bd0685c315d2"),
+    );
+    const GENERATOR_X: Fq2 = Fq2::new(
+        Fq::from_hex("1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed"),
+        Fq::from_hex("198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2"),
+    );
+    const GENERATOR_Y: Fq2 = Fq2::new(
+        Fq::from_hex("12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa"),
+        Fq::from_hex("090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b"),
+    );
+    // 2q − r = 0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8d
+    const COFACTOR: &'static [u64] = &[
+        0x345f2299c0f9fa8d,
+        0x06ceecda572a2489,
+        0xb85045b68181585e,
+        0x30644e72e131a029,
+    ];
+}
+
+pub type G1Affine = Affine<G1Config>;
+pub type G1Projective = Jacobian<G1Config>;
+pub type G1Jacobian = Jacobian<G1Config>;
+pub type G1Xyzz = Xyzz<G1Config>;
+pub type G2Affine = Affine<G2Config>;
+pub type G2Projective = Jacobian<G2Config>;
+pub type G2Jacobian = Jacobian<G2Config>;
+pub type G2Xyzz = Xyzz<G2Config>;
