@@ -17,6 +17,7 @@ pub mod glv;
 pub mod jacobian;
 mod ops;
 pub mod scalar_mul;
+pub mod serialize;
 pub mod xyzz;
 
 pub use affine::Affine;

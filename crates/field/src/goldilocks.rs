@@ -88,7 +88,11 @@ impl Sub for Goldilocks {
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let (d, borrow) = self.0.overflowing_sub(rhs.0);
-        Self(if borrow { d.wrapping_add(Self::MODULUS) } else { d })
+        Self(if borrow {
+            d.wrapping_add(Self::MODULUS)
+        } else {
+            d
+        })
     }
 }
 impl Mul for Goldilocks {

@@ -28,9 +28,8 @@ pub mod bn254 {
     impl QuadExtConfig for Fq2Config {
         type Base = Fq;
         const NAME: &'static str = "Fq2";
-        const NONRESIDUE: Fq = Fq::from_hex(
-            "0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd46",
-        );
+        const NONRESIDUE: Fq =
+            Fq::from_hex("0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd46");
         #[inline(always)]
         fn mul_by_nonresidue(x: Fq) -> Fq {
             -x

@@ -179,12 +179,7 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     /// From a canonical integer below `p`; panics (at compile time in constants) otherwise.
     pub const fn from_canonical_limbs_const(limbs: [u64; N]) -> Self {
         assert!(!bigint::geq(&limbs, &P::MODULUS), "value not below modulus");
-        Self::from_montgomery_limbs_unchecked(bigint::mont_mul(
-            &limbs,
-            &P::R2,
-            &P::MODULUS,
-            P::INV,
-        ))
+        Self::from_montgomery_limbs_unchecked(bigint::mont_mul(&limbs, &P::R2, &P::MODULUS, P::INV))
     }
 
     /// From a canonical big-endian hex string; panics (at compile time in constants) if
@@ -197,7 +192,8 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         if bigint::geq(&limbs, &P::MODULUS) {
             return Err(FieldError::NotCanonical);
         }
-        Ok(Self::from_montgomery_limbs_unchecked(limbs) * Self::from_montgomery_limbs_unchecked(P::R2))
+        Ok(Self::from_montgomery_limbs_unchecked(limbs)
+            * Self::from_montgomery_limbs_unchecked(P::R2))
     }
 
     /// The canonical integer, as little-endian limbs.

@@ -160,7 +160,6 @@ pub(crate) unsafe fn mul_4(a: &[u64; 4], b: [u64; 4], table: *const u64) -> [u64
     r
 }
 
-
 /// Montgomery product of `a` and `b` (limbs `< 2p` result, not yet reduced below `p`).
 ///
 /// # Safety

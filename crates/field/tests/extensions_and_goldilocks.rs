@@ -179,7 +179,10 @@ fn goldilocks_constants() {
         Goldilocks::multiplicative_generator().legendre(),
         Legendre::QuadraticNonResidue
     );
-    assert_eq!(Goldilocks::from_u64(7).legendre(), Legendre::QuadraticNonResidue);
+    assert_eq!(
+        Goldilocks::from_u64(7).legendre(),
+        Legendre::QuadraticNonResidue
+    );
     assert_eq!(GoldilocksExt2::ZERO.inverse(), None);
     assert_eq!(
         Goldilocks::from_le_bytes(&Goldilocks::MODULUS.to_le_bytes()),

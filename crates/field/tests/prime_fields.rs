@@ -1,10 +1,10 @@
 //! Every prime-field operation cross-checked against arkworks 0.5 and num-bigint, on random
 //! inputs and the edge cases 0, 1, 2, p − 2, p − 1.
 
-use ark_ff::{AdditiveGroup, BigInteger, Field as ArkField, LegendreSymbol, PrimeField as ArkPrimeField};
-use fastzk_field::{
-    batch_inverse, bls12_381, bn254, Field, FieldError, Legendre, PrimeField,
+use ark_ff::{
+    AdditiveGroup, BigInteger, Field as ArkField, LegendreSymbol, PrimeField as ArkPrimeField,
 };
+use fastzk_field::{batch_inverse, bls12_381, bn254, Field, FieldError, Legendre, PrimeField};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 
@@ -88,7 +88,10 @@ macro_rules! prime_field_suite {
                 assert!(F::ZERO.is_zero());
                 // Montgomery limbs equal arkworks' internal representation.
                 let x = ours(&(p() - 5u32));
-                assert_eq!(x.montgomery_limbs().to_vec(), ark(&(p() - 5u32)).0 .0.to_vec());
+                assert_eq!(
+                    x.montgomery_limbs().to_vec(),
+                    ark(&(p() - 5u32)).0 .0.to_vec()
+                );
             }
 
             #[test]
@@ -106,7 +109,10 @@ macro_rules! prime_field_suite {
                 assert_eq!(F::from_le_bytes(&bytes), Err(FieldError::NotCanonical));
                 assert_eq!(
                     F::from_le_bytes(&bytes[1..]),
-                    Err(FieldError::WrongLength { expected: F::BYTES, got: F::BYTES - 1 })
+                    Err(FieldError::WrongLength {
+                        expected: F::BYTES,
+                        got: F::BYTES - 1
+                    })
                 );
                 assert_eq!(F::from_le_bytes_mod_order(&bytes), F::ZERO);
                 let all_ones = vec![0xffu8; F::BYTES];
