@@ -4,6 +4,9 @@ use std::time::Instant;
 
 use anyhow::{ensure, Result};
 use clap::{Parser, Subcommand};
+use fastzk_curve::serialize::{
+    ArkCompressed, PointEncoding, SerializableCurve, SnarkjsLem, Validate,
+};
 use fastzk_curve::{batch_normalize, bls12_381 as bls, bn254, CurveConfig, Jacobian};
 use fastzk_field::{batch_inverse, uses_adx, Field, Goldilocks, GoldilocksExt2, PrimeField};
 use rand_core::OsRng;
@@ -128,7 +131,7 @@ fn field_checks<F: PrimeField>(name: &str, batch: usize) -> Result<()> {
     Ok(())
 }
 
-fn curve_checks<C: CurveConfig>(batch: usize) -> Result<()> {
+fn curve_checks<C: SerializableCurve>(batch: usize) -> Result<()> {
     println!("{}", C::NAME);
     let rng = &mut OsRng;
     let g = Jacobian::<C>::generator();
@@ -150,6 +153,17 @@ fn curve_checks<C: CurveConfig>(batch: usize) -> Result<()> {
         ensure!(a.is_on_curve() && a.is_in_correct_subgroup());
         Ok(())
     })?;
+    step(
+        "compressed (arkworks) and snarkjs LEM encodings round-trip",
+        || {
+            let a = kg.to_affine();
+            let compressed = ArkCompressed::encode(&a);
+            ensure!(ArkCompressed::decode(&compressed, Validate::Yes)? == a);
+            let lem = SnarkjsLem::encode(&a);
+            ensure!(SnarkjsLem::decode(&lem, Validate::Yes)? == a);
+            Ok(())
+        },
+    )?;
     let mut points = Vec::with_capacity(batch);
     let mut acc = kg;
     for _ in 0..batch {
