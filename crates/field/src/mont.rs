@@ -204,12 +204,22 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         (*self * Self::from_montgomery_limbs_unchecked(one)).limbs
     }
 
+    /// `x mod p` for `x < 2p`, after a multiplication (LLVM turns this comparison into
+    /// branch-free code there; measured faster than the subtract-and-select below).
     #[inline(always)]
     fn reduce_once(mut limbs: [u64; N]) -> Self {
         if bigint::geq(&limbs, &P::MODULUS) {
             limbs = bigint::sub(&limbs, &P::MODULUS).0;
         }
         Self::from_montgomery_limbs_unchecked(limbs)
+    }
+
+    /// `x mod p` for `x < 2p`, after an addition: one full subtraction and a select on its
+    /// borrow, since an early-exit comparison mispredicts on random 6-limb operands.
+    #[inline(always)]
+    fn reduce_sum(limbs: [u64; N]) -> Self {
+        let (d, borrow) = bigint::sub(&limbs, &P::MODULUS);
+        Self::from_montgomery_limbs_unchecked(if borrow == 0 { d } else { limbs })
     }
 
     /// Portable no-carry CIOS multiplication; the fallback, and the reference the
@@ -277,7 +287,7 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     #[inline(always)]
     fn add_impl(&self, rhs: &Self) -> Self {
         // No carry out: both are < p < 2^(64N - 1).
-        Self::reduce_once(bigint::add(&self.limbs, &rhs.limbs).0)
+        Self::reduce_sum(bigint::add(&self.limbs, &rhs.limbs).0)
     }
 
     #[inline(always)]
