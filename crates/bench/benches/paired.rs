@@ -15,8 +15,9 @@ use fastzk_field::{bls12_381, bn254, Field};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-const ROUNDS: usize = 201;
+const ROUNDS: usize = 101;
 const VEC: usize = 1024;
+const BIG_VEC: usize = 1 << 16;
 const CHAIN: usize = 1000;
 
 fn time(mut f: impl FnMut()) -> f64 {
@@ -114,6 +115,46 @@ macro_rules! field_pair {
             },
         );
         report(concat!($name, " square (latency)"), stats);
+        // Additions over 64K random pairs: more outcomes than a branch predictor can
+        // memorise, as in a real kernel that streams fresh data.
+        let big_x: Vec<$ours> = (0..BIG_VEC).map(|_| <$ours>::random(&mut rng)).collect();
+        let big_y: Vec<$ours> = (0..BIG_VEC).map(|_| <$ours>::random(&mut rng)).collect();
+        let big_ax: Vec<$ark> = big_x.iter().map(|&x| x.into()).collect();
+        let big_ay: Vec<$ark> = big_y.iter().map(|&x| x.into()).collect();
+        let mut big_out = vec![<$ours>::ZERO; BIG_VEC];
+        let mut big_aout = vec![<$ark>::from(0u64); BIG_VEC];
+        let stats = paired(
+            BIG_VEC,
+            || {
+                for ((o, x), y) in big_out.iter_mut().zip(&big_x).zip(&big_y) {
+                    *o = *x + *y;
+                }
+                black_box(&big_out);
+            },
+            || {
+                for ((o, x), y) in big_aout.iter_mut().zip(&big_ax).zip(&big_ay) {
+                    *o = *x + *y;
+                }
+                black_box(&big_aout);
+            },
+        );
+        report(concat!($name, " add (throughput)"), stats);
+        let stats = paired(
+            BIG_VEC,
+            || {
+                for ((o, x), y) in big_out.iter_mut().zip(&big_x).zip(&big_y) {
+                    *o = *x - *y;
+                }
+                black_box(&big_out);
+            },
+            || {
+                for ((o, x), y) in big_aout.iter_mut().zip(&big_ax).zip(&big_ay) {
+                    *o = *x - *y;
+                }
+                black_box(&big_aout);
+            },
+        );
+        report(concat!($name, " sub (throughput)"), stats);
         let stats = paired(
             16,
             || {

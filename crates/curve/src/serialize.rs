@@ -321,7 +321,7 @@ pub trait PointEncoding<C: SerializableCurve> {
     /// Decodes back-to-back points; the length must be a multiple of
     /// [`Self::ENCODED_LEN`]. Errors name the offending point's index.
     fn decode_many(bytes: &[u8], validate: Validate) -> Result<Vec<Affine<C>>, SerializeError> {
-        if bytes.len() % Self::ENCODED_LEN != 0 {
+        if !bytes.len().is_multiple_of(Self::ENCODED_LEN) {
             return Err(SerializeError::WrongLength {
                 encoding: Self::NAME,
                 expected: (bytes.len() / Self::ENCODED_LEN + 1) * Self::ENCODED_LEN,

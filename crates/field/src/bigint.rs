@@ -1,18 +1,21 @@
 //! `const fn` multi-precision helpers, used to derive every Montgomery constant at compile
 //! time from the modulus alone (so a field is defined by its modulus and generator).
 
-/// `a + b + carry`, returning (sum, carry).
+/// `a + b + carry` (carry ∈ {0, 1}), returning (sum, carry). Written with
+/// `overflowing_add` so LLVM emits one `adc` per limb.
 #[inline(always)]
 pub const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = a as u128 + b as u128 + carry as u128;
-    (t as u64, (t >> 64) as u64)
+    let (s1, c1) = a.overflowing_add(b);
+    let (s2, c2) = s1.overflowing_add(carry);
+    (s2, (c1 | c2) as u64)
 }
 
-/// `a - b - borrow`, returning (difference, borrow ∈ {0, 1}).
+/// `a - b - borrow` (borrow ∈ {0, 1}), returning (difference, borrow); one `sbb` per limb.
 #[inline(always)]
 pub const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
-    (t as u64, (t >> 127) as u64)
+    let (d1, b1) = a.overflowing_sub(b);
+    let (d2, b2) = d1.overflowing_sub(borrow);
+    (d2, (b1 | b2) as u64)
 }
 
 /// `a + b * c + carry`, returning (low, high). Never overflows 128 bits.

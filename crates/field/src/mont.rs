@@ -70,6 +70,36 @@ pub trait MontConfig<const N: usize>:
     );
 }
 
+/// Hides a value from the optimiser at no cost, so masks stay masks. LLVM otherwise turns
+/// `x & mask` with a mask from a borrow back into a branch, which mispredicts half the
+/// time on random operands.
+#[inline(always)]
+fn opaque(mut x: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: no instructions (only a comment naming the register); nothing changes.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+    }
+    x
+}
+
+/// All ones if `bit` is 1, zero if 0, opaque to the optimiser.
+#[inline(always)]
+fn mask_from_bit(bit: u64) -> u64 {
+    opaque(bit.wrapping_neg())
+}
+
+/// `if cond { a } else { b }` limb by limb, without a branch.
+#[inline(always)]
+fn select<const N: usize>(cond: bool, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+    let mask = mask_from_bit(cond as u64);
+    let mut r = [0u64; N];
+    for i in 0..N {
+        r[i] = b[i] ^ ((a[i] ^ b[i]) & mask);
+    }
+    r
+}
+
 const fn one_limbs<const N: usize>() -> [u64; N] {
     small_limbs(1)
 }
@@ -214,14 +244,6 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         Self::from_montgomery_limbs_unchecked(limbs)
     }
 
-    /// `x mod p` for `x < 2p`, after an addition: one full subtraction and a select on its
-    /// borrow, since an early-exit comparison mispredicts on random 6-limb operands.
-    #[inline(always)]
-    fn reduce_sum(limbs: [u64; N]) -> Self {
-        let (d, borrow) = bigint::sub(&limbs, &P::MODULUS);
-        Self::from_montgomery_limbs_unchecked(if borrow == 0 { d } else { limbs })
-    }
-
     /// Portable no-carry CIOS multiplication; the fallback, and the reference the
     /// assembly is tested against.
     #[inline(always)]
@@ -284,20 +306,27 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         self.mul_portable(rhs)
     }
 
+    /// `a + b mod p` without data-dependent branches (random operands would mispredict an
+    /// early-exit comparison half the time). `a − (p − b)` runs beside `a + b`, and `p − b`
+    /// does not depend on `a`, so the path through `a` stays one carry chain long.
     #[inline(always)]
     fn add_impl(&self, rhs: &Self) -> Self {
-        // No carry out: both are < p < 2^(64N - 1).
-        Self::reduce_sum(bigint::add(&self.limbs, &rhs.limbs).0)
+        let sum = bigint::add(&self.limbs, &rhs.limbs).0; // no carry: spare bit
+        let p_minus_b = bigint::sub(&P::MODULUS, &rhs.limbs).0;
+        let (reduced, borrow) = bigint::sub(&self.limbs, &p_minus_b);
+        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &reduced, &sum))
     }
 
     #[inline(always)]
     fn sub_impl(&self, rhs: &Self) -> Self {
         let (d, borrow) = bigint::sub(&self.limbs, &rhs.limbs);
-        if borrow == 1 {
-            Self::from_montgomery_limbs_unchecked(bigint::add(&d, &P::MODULUS).0)
-        } else {
-            Self::from_montgomery_limbs_unchecked(d)
+        // Add p back on borrow, by masking p rather than branching (random operands).
+        let mask = mask_from_bit(borrow);
+        let mut p = P::MODULUS;
+        for l in p.iter_mut() {
+            *l &= mask;
         }
+        Self::from_montgomery_limbs_unchecked(bigint::add(&d, &p).0)
     }
 
     #[inline(always)]
