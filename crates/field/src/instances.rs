@@ -30,6 +30,7 @@ pub mod bn254 {
         const NAME: &'static str = "Fq2";
         const NONRESIDUE: Fq =
             Fq::from_hex("0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd46");
+        const NONRESIDUE_IS_MINUS_ONE: bool = true;
         #[inline(always)]
         fn mul_by_nonresidue(x: Fq) -> Fq {
             -x
@@ -67,6 +68,7 @@ pub mod bls12_381 {
         const NONRESIDUE: Fq = Fq::from_hex(
             "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaaa",
         );
+        const NONRESIDUE_IS_MINUS_ONE: bool = true;
         #[inline(always)]
         fn mul_by_nonresidue(x: Fq) -> Fq {
             -x

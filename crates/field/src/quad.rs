@@ -18,6 +18,8 @@ pub trait QuadExtConfig:
     const NAME: &'static str;
     /// A quadratic non-residue of the base field.
     const NONRESIDUE: Self::Base;
+    /// Whether β = −1 (BN254 and BLS12-381 Fq2), which makes squaring cheaper.
+    const NONRESIDUE_IS_MINUS_ONE: bool = false;
     /// `β · x`; override when β is cheap (e.g. −1).
     #[inline(always)]
     fn mul_by_nonresidue(x: Self::Base) -> Self::Base {
@@ -78,6 +80,11 @@ impl<C: QuadExtConfig> Field for QuadExt<C> {
     }
     #[inline]
     fn square(&self) -> Self {
+        if C::NONRESIDUE_IS_MINUS_ONE {
+            // (a0 + a1 u)^2 = (a0 + a1)(a0 − a1) + 2 a0 a1 u.
+            let c0 = (self.c0 + self.c1) * (self.c0 - self.c1);
+            return Self::new(c0, (self.c0 * self.c1).double());
+        }
         // (a0 + a1 u)^2 = (a0^2 + β a1^2) + 2 a0 a1 u, with two multiplications:
         // (a0 + a1)(a0 + β a1) = a0^2 + β a1^2 + (1 + β) a0 a1.
         let v0 = self.c0 * self.c1;

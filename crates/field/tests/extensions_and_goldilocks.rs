@@ -193,3 +193,12 @@ fn goldilocks_constants() {
         BigUint::from_bytes_le(&ArkGoldilocks::MODULUS.to_bytes_le())
     );
 }
+
+#[test]
+fn minus_one_nonresidue_is_declared_truthfully() {
+    use fastzk_field::QuadExtConfig;
+    assert_eq!(bn254::Fq2Config::NONRESIDUE, -bn254::Fq::ONE);
+    assert_eq!(bls12_381::Fq2Config::NONRESIDUE, -bls12_381::Fq::ONE);
+    assert!(bn254::Fq2Config::NONRESIDUE_IS_MINUS_ONE);
+    assert!(bls12_381::Fq2Config::NONRESIDUE_IS_MINUS_ONE);
+}
