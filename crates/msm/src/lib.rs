@@ -1,0 +1,1 @@
+//! Multi-scalar multiplication engine (in progress).

@@ -1,0 +1,1 @@
+//! NTT and polynomial engine (in progress).
