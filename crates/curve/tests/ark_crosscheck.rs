@@ -328,7 +328,7 @@ macro_rules! group_suite {
             }
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(128))]
+                #![proptest_config(ProptestConfig::with_cases(1000))]
 
                 #[test]
                 fn scalar_mul_matches(seed in any::<u64>()) {
@@ -396,7 +396,7 @@ macro_rules! group_suite {
             }
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(48))]
+                #![proptest_config(ProptestConfig::with_cases(1000))]
 
                 #[test]
                 fn subgroup_check_rejects_off_subgroup_points(seed in any::<u64>()) {

@@ -19,7 +19,7 @@ macro_rules! laws {
             type Fr = <C as CurveConfig>::Scalar;
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(256))]
+                #![proptest_config(ProptestConfig::with_cases(1000))]
 
                 #[test]
                 fn abelian_group(seed in any::<u64>()) {
@@ -43,7 +43,7 @@ macro_rules! laws {
             }
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(48))]
+                #![proptest_config(ProptestConfig::with_cases(1000))]
 
                 #[test]
                 fn scalar_mul_is_a_homomorphism(seed in any::<u64>()) {

@@ -18,7 +18,7 @@ use proptest::test_runner::RngSeed;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-const CASES: u32 = 256;
+const CASES: u32 = 1000;
 const FUZZ_CASES: u32 = 1024;
 
 fn config(cases: u32, seed: u64) -> ProptestConfig {
