@@ -1,5 +1,7 @@
 //! `fastzk`: the command line.
 
+mod bench_msm;
+
 use std::time::Instant;
 
 use anyhow::{ensure, Result};
@@ -32,6 +34,17 @@ enum Command {
     },
     /// Print what this CPU offers fastzk (MULX/ADX, AVX-512 IFMA).
     Info,
+    /// Time a kernel on generated inputs (checked against a second engine at small sizes).
+    Bench {
+        #[command(subcommand)]
+        kernel: BenchKernel,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchKernel {
+    /// Multi-scalar multiplication.
+    Msm(bench_msm::MsmBenchArgs),
 }
 
 fn main() -> Result<()> {
@@ -41,6 +54,9 @@ fn main() -> Result<()> {
             info();
             Ok(())
         }
+        Command::Bench { kernel } => match kernel {
+            BenchKernel::Msm(args) => bench_msm::run(&args),
+        },
     }
 }
 

@@ -1,0 +1,175 @@
+//! `fastzk bench msm`: builds seeded inputs, checks the chosen engine against a second
+//! engine at small sizes, and prints the median time (and the engine and window used).
+
+use std::time::Instant;
+
+use anyhow::{bail, ensure, Context, Result};
+use fastzk_curve::{batch_normalize, bls12_381 as bls, bn254, Affine, Jacobian};
+use fastzk_field::Field;
+use fastzk_msm::{msm_with, Engine, MsmConfig, MsmCurve};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct MsmBenchArgs {
+    /// bn254 or bls12-381.
+    #[arg(long, default_value = "bn254")]
+    pub curve: String,
+    /// g1 or g2.
+    #[arg(long, default_value = "g1")]
+    pub group: String,
+    /// log2 of the number of points.
+    #[arg(long, default_value_t = 16)]
+    pub log_size: u32,
+    /// random, or clustered (32 distinct values), or witness (0/1/small/random mix).
+    #[arg(long, default_value = "random")]
+    pub scalars: String,
+    /// auto, fast, cuzk, serial, par-windows, par-chunks, par-hybrid, naive.
+    #[arg(long, default_value = "auto")]
+    pub engine: String,
+    /// Window size override.
+    #[arg(long)]
+    pub window: Option<u32>,
+    /// Force GLV on (true) or off (false).
+    #[arg(long)]
+    pub glv: Option<bool>,
+    /// Threads (default: all).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Timed runs (median reported).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// RNG seed for points and scalars.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Skip the cross-check even at small sizes.
+    #[arg(long)]
+    pub no_check: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Distinct pseudo-random points: chunk starts `s·G` for random `s`, then `+ step`.
+fn make_points<C: MsmCurve>(n: usize, seed: u64) -> Vec<Affine<C>> {
+    let chunk = 1 << 14;
+    let step = {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        Affine::<C>::random(&mut rng)
+    };
+    (0..n.div_ceil(chunk))
+        .into_par_iter()
+        .flat_map_iter(|c| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(c as u64 * 7919));
+            let mut acc = Jacobian::<C>::random(&mut rng);
+            let len = chunk.min(n - c * chunk);
+            let mut jac = Vec::with_capacity(len);
+            for _ in 0..len {
+                jac.push(acc);
+                acc = acc.add_affine(&step);
+            }
+            batch_normalize(&jac)
+        })
+        .collect()
+}
+
+fn make_scalars<C: MsmCurve>(n: usize, kind: &str, seed: u64) -> Result<Vec<C::Scalar>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(31).wrapping_add(1));
+    Ok(match kind {
+        "random" => (0..n).map(|_| C::Scalar::random(&mut rng)).collect(),
+        "clustered" => {
+            let vals: Vec<C::Scalar> = (0..32).map(|_| C::Scalar::random(&mut rng)).collect();
+            (0..n).map(|_| vals[rng.gen_range(0..32)]).collect()
+        }
+        "witness" => (0..n)
+            .map(|_| match rng.gen_range(0..8) {
+                0..=2 => C::Scalar::ZERO,
+                3 | 4 => C::Scalar::ONE,
+                5 => C::Scalar::from_u64(rng.gen_range(0..1 << 16)),
+                _ => C::Scalar::random(&mut rng),
+            })
+            .collect(),
+        other => bail!("unknown scalar distribution {other:?} (random, clustered, witness)"),
+    })
+}
+
+fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
+    ensure!(args.log_size <= 26, "--log-size above 26 is not supported");
+    let n = 1usize << args.log_size;
+    let engine: Engine = args.engine.parse().context("--engine")?;
+    let cfg = MsmConfig {
+        window: args.window,
+        glv: args.glv,
+        threads: args.threads,
+        ..MsmConfig::engine(engine)
+    };
+    let t0 = Instant::now();
+    let points = make_points::<C>(n, args.seed);
+    let scalars = make_scalars::<C>(n, &args.scalars, args.seed)?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    // Warm-up (also calibrates the planner) and result.
+    let first = msm_with(&points, &scalars, &cfg)?;
+    let mut checked = "skipped";
+    if !args.no_check && args.log_size <= 14 {
+        let other = if matches!(first.engine, Engine::Fast) {
+            Engine::ParallelWindows
+        } else {
+            Engine::Fast
+        };
+        let second = msm_with(&points, &scalars, &MsmConfig::engine(other))?;
+        ensure!(
+            second.result == first.result,
+            "{} and {} disagree",
+            first.engine,
+            other
+        );
+        checked = if matches!(other, Engine::Fast) {
+            "fast"
+        } else {
+            "par-windows"
+        };
+    }
+    if !args.json {
+        let cal = fastzk_msm::planner::calibration::<C>();
+        println!(
+            "calibration: batch-affine add {:.1} ns, reduction step {:.1} ns, glv split {:.1} ns",
+            cal.batch_add_ns, cal.reduce_step_ns, cal.glv_ns
+        );
+    }
+    let mut times = Vec::with_capacity(args.runs.max(1));
+    for _ in 0..args.runs.max(1) {
+        let t = Instant::now();
+        let r = msm_with(&points, &scalars, &cfg)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        ensure!(r.result == first.result, "runs disagree");
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times[times.len() / 2];
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    if args.json {
+        println!(
+            "{{\"curve\":\"{}\",\"group\":\"{}\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"{}\",\"window\":{},\"glv\":{},\"grouped\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
+            args.curve, args.group, args.log_size, args.scalars, first.engine, first.window,
+            first.glv, first.grouped, threads, median, times[0], times.len(), checked
+        );
+    } else {
+        println!(
+            "msm {} {} 2^{} {} scalars: median {:.2} ms (min {:.2}, {} runs) engine {} window {} glv {} grouped {} threads {} (inputs {:.0} ms, check: {})",
+            args.curve, args.group, args.log_size, args.scalars, median, times[0], times.len(),
+            first.engine, first.window, first.glv, first.grouped, threads, setup_ms, checked
+        );
+    }
+    Ok(())
+}
+
+/// Runs `fastzk bench msm`.
+pub fn run(args: &MsmBenchArgs) -> Result<()> {
+    match (args.curve.as_str(), args.group.as_str()) {
+        ("bn254", "g1") => bench::<bn254::G1Config>(args),
+        ("bn254", "g2") => bench::<bn254::G2Config>(args),
+        ("bls12-381" | "bls12_381", "g1") => bench::<bls::G1Config>(args),
+        ("bls12-381" | "bls12_381", "g2") => bench::<bls::G2Config>(args),
+        (c, g) => bail!("unknown curve/group {c}/{g} (bn254|bls12-381, g1|g2)"),
+    }
+}

@@ -1,0 +1,213 @@
+//! Batch-affine bucket accumulation (the inner loop of the fast engine, the streaming
+//! MSM and the precomputed mode).
+//!
+//! Points are added into affine buckets in batches that share one field inversion
+//! (Montgomery's trick): an affine chord addition costs about 6 multiplications here
+//! versus 10 for the cheapest projective mixed addition. A bucket may appear only once
+//! per batch; a second point for a bucket already in the batch waits in a short queue
+//! and, when that is full (scalars with few distinct digits), goes into an XYZZ
+//! overflow bucket with a mixed addition, so adversarial inputs cost at most about
+//! twice the batch-affine price instead of collapsing to one inversion per addition.
+
+use fastzk_curve::{Affine, CurveConfig, Xyzz};
+use fastzk_field::Field;
+
+/// One set of `2^(c−1)` buckets with its batch and conflict state.
+pub struct BucketAcc<C: CurveConfig> {
+    buckets: Vec<Affine<C>>,
+    overflow: Vec<Xyzz<C>>,
+    in_batch: Vec<bool>,
+    batch_idx: Vec<u32>,
+    batch_pts: Vec<Affine<C>>,
+    prefix: Vec<C::Base>,
+    queue: Vec<(u32, Affine<C>)>,
+    spare: Vec<(u32, Affine<C>)>,
+    batch_size: usize,
+    queue_cap: usize,
+}
+
+impl<C: CurveConfig> BucketAcc<C> {
+    /// `n_buckets` buckets, batches of `batch_size` additions.
+    pub fn new(n_buckets: usize, batch_size: usize) -> Self {
+        let batch_size = batch_size.clamp(1, n_buckets.max(1));
+        Self {
+            buckets: vec![Affine::identity(); n_buckets],
+            overflow: Vec::new(),
+            in_batch: vec![false; n_buckets],
+            batch_idx: Vec::with_capacity(batch_size),
+            batch_pts: Vec::with_capacity(batch_size),
+            prefix: Vec::with_capacity(batch_size),
+            queue: Vec::with_capacity(batch_size),
+            spare: Vec::with_capacity(batch_size),
+            batch_size,
+            queue_cap: batch_size.max(16),
+        }
+    }
+
+    /// A batch size that amortises the inversion but keeps conflicts rare.
+    pub fn default_batch(n_buckets: usize) -> usize {
+        (n_buckets / 8).clamp(16, 2048)
+    }
+
+    pub fn n_buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
+    fn overflow_add(&mut self, b: usize, p: &Affine<C>) {
+        if self.overflow.is_empty() {
+            self.overflow = vec![Xyzz::identity(); self.buckets.len()];
+        }
+        self.overflow[b] = self.overflow[b].add_affine(p);
+    }
+
+    /// Adds `p` into bucket `b`.
+    #[inline]
+    pub fn add(&mut self, b: usize, p: &Affine<C>) {
+        if p.infinity {
+            return;
+        }
+        if self.in_batch[b] {
+            if self.queue.len() < self.queue_cap {
+                self.queue.push((b as u32, *p));
+            } else {
+                self.overflow_add(b, p);
+            }
+            return;
+        }
+        self.push(b, p);
+        if self.batch_idx.len() >= self.batch_size {
+            self.flush();
+            self.drain_queue();
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, b: usize, p: &Affine<C>) {
+        if self.buckets[b].infinity {
+            self.buckets[b] = *p;
+            return;
+        }
+        self.in_batch[b] = true;
+        self.batch_idx.push(b as u32);
+        self.batch_pts.push(*p);
+    }
+
+    /// Re-offers queued points; those that conflict again go to the overflow buckets.
+    fn drain_queue(&mut self) {
+        let mut q = std::mem::take(&mut self.spare);
+        std::mem::swap(&mut q, &mut self.queue);
+        for (b, p) in q.iter() {
+            let b = *b as usize;
+            if self.in_batch[b] {
+                self.overflow_add(b, p);
+            } else {
+                self.push(b, p);
+                if self.batch_idx.len() >= self.batch_size {
+                    self.flush();
+                }
+            }
+        }
+        q.clear();
+        self.spare = q;
+    }
+
+    /// The batch's denominator for bucket `a` and point `p`, and whether the sum
+    /// is the identity (`p = −a`).
+    #[inline(always)]
+    fn denominator(a: &Affine<C>, p: &Affine<C>) -> C::Base {
+        let d = p.x - a.x;
+        if !d.is_zero() {
+            d
+        } else if a.y == p.y && !a.y.is_zero() {
+            a.y.double()
+        } else {
+            C::Base::ONE
+        }
+    }
+
+    /// Performs the pending batch with one inversion.
+    pub fn flush(&mut self) {
+        let n = self.batch_idx.len();
+        if n == 0 {
+            return;
+        }
+        self.prefix.clear();
+        let mut acc = C::Base::ONE;
+        for j in 0..n {
+            let a = &self.buckets[self.batch_idx[j] as usize];
+            let p = &self.batch_pts[j];
+            self.prefix.push(acc);
+            acc *= Self::denominator(a, p);
+        }
+        let mut inv = acc
+            .inverse()
+            .expect("a product of nonzero denominators is nonzero");
+        for j in (0..n).rev() {
+            let b = self.batch_idx[j] as usize;
+            let p = self.batch_pts[j];
+            let a = self.buckets[b];
+            self.in_batch[b] = false;
+            let d = Self::denominator(&a, &p);
+            let dinv = inv * self.prefix[j];
+            inv *= d;
+            let lambda = if a.x != p.x {
+                (p.y - a.y) * dinv
+            } else if a.y == p.y && !a.y.is_zero() {
+                let x2 = a.x.square();
+                (x2.double() + x2) * dinv
+            } else {
+                self.buckets[b] = Affine::identity();
+                continue;
+            };
+            let x3 = lambda.square() - a.x - p.x;
+            let y3 = lambda * (a.x - x3) - a.y;
+            self.buckets[b] = Affine::new_unchecked(x3, y3);
+        }
+        self.batch_idx.clear();
+        self.batch_pts.clear();
+    }
+
+    /// Completes all pending work.
+    pub fn finish(&mut self) {
+        while !self.batch_idx.is_empty() || !self.queue.is_empty() {
+            self.flush();
+            self.drain_queue();
+        }
+    }
+
+    /// Bucket `b` (after [`finish`](Self::finish)) as XYZZ.
+    #[inline]
+    pub fn bucket(&self, b: usize) -> Xyzz<C> {
+        let base = Xyzz::from(self.buckets[b]);
+        if self.overflow.is_empty() {
+            base
+        } else {
+            base.add_xyzz(&self.overflow[b])
+        }
+    }
+
+    /// `Σ_b (b+1)·bucket_b` by the running-sum method (BDLO12), after `finish`.
+    pub fn reduce(&mut self) -> Xyzz<C> {
+        self.finish();
+        let mut running = Xyzz::<C>::identity();
+        let mut total = Xyzz::<C>::identity();
+        let has_overflow = !self.overflow.is_empty();
+        for b in (0..self.buckets.len()).rev() {
+            running = running.add_affine(&self.buckets[b]);
+            if has_overflow {
+                running = running.add_xyzz(&self.overflow[b]);
+            }
+            total = total.add_xyzz(&running);
+        }
+        total
+    }
+
+    /// Clears every bucket for reuse.
+    pub fn reset(&mut self) {
+        self.finish();
+        self.buckets.fill(Affine::identity());
+        if !self.overflow.is_empty() {
+            self.overflow.fill(Xyzz::identity());
+        }
+    }
+}

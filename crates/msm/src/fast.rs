@@ -1,0 +1,399 @@
+//! The fast engine: signed-digit windows, batch-affine buckets with a shared inversion
+//! (XYZZ overflow buckets for conflicts), GLV on G1, partitioning of the scalars by
+//! size (0 is skipped, 1 costs one addition, small values get their own short MSM),
+//! grouping of equal scalar values (clustered witnesses), and rayon over windows and
+//! point chunks.
+
+use std::collections::{HashMap, HashSet};
+
+use fastzk_curve::{batch::batch_add_affine_assign, Affine, Xyzz};
+use rayon::prelude::*;
+
+use crate::bucket::BucketAcc;
+use crate::planner::{self, Plan};
+use crate::scalar::{bit_len, MsmCurve, SignedScalars};
+
+/// Knobs of the fast engine (the planner fills what is `None`).
+#[derive(Clone, Debug)]
+pub struct FastOptions {
+    pub window: Option<u32>,
+    pub glv: Option<bool>,
+    /// Split scalars by size (0, 1, ≤16 bits, ≤64 bits, the rest).
+    pub partition: bool,
+    /// Sum points that share a scalar value first when values repeat a lot.
+    pub group_equal: bool,
+}
+
+impl Default for FastOptions {
+    fn default() -> Self {
+        Self {
+            window: None,
+            glv: None,
+            partition: true,
+            group_equal: true,
+        }
+    }
+}
+
+/// What the engine decided for the dominant (largest) part, for reporting.
+#[derive(Clone, Debug, Default)]
+pub struct FastReport {
+    pub window: u32,
+    pub glv: bool,
+    pub grouped: bool,
+    pub zeros: usize,
+    pub ones: usize,
+    pub small: usize,
+    pub large: usize,
+}
+
+/// Sums many points with a pairwise tree; each level is one batch-affine addition.
+pub fn sum_points<C: MsmCurve>(points: &[Affine<C>]) -> Xyzz<C> {
+    let sums = sum_segments(points.to_vec(), &[0, points.len()]);
+    Xyzz::from(sums[0])
+}
+
+/// Sums each segment `points[starts[g]..starts[g+1]]`, all segments advancing together
+/// so every tree level is one big batch addition.
+pub fn sum_segments<C: MsmCurve>(mut pts: Vec<Affine<C>>, starts: &[usize]) -> Vec<Affine<C>> {
+    let mut starts = starts.to_vec();
+    let groups = starts.len().saturating_sub(1);
+    loop {
+        let longest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        if longest <= 1 {
+            break;
+        }
+        let mut lhs = Vec::with_capacity(pts.len() / 2);
+        let mut rhs = Vec::with_capacity(pts.len() / 2);
+        for g in 0..groups {
+            let (s, e) = (starts[g], starts[g + 1]);
+            let mut i = s;
+            while i + 1 < e {
+                lhs.push(pts[i]);
+                rhs.push(pts[i + 1]);
+                i += 2;
+            }
+        }
+        let chunk = lhs
+            .len()
+            .div_ceil(rayon::current_num_threads().max(1))
+            .max(256);
+        lhs.par_chunks_mut(chunk)
+            .zip(rhs.par_chunks(chunk))
+            .for_each(|(l, r)| {
+                let mut scratch = Vec::with_capacity(l.len());
+                batch_add_affine_assign(l, r, &mut scratch)
+                    .expect("lhs and rhs chunks have equal lengths");
+            });
+        let mut next = Vec::with_capacity(lhs.len() + groups);
+        let mut next_starts = Vec::with_capacity(groups + 1);
+        let mut k = 0;
+        next_starts.push(0);
+        for g in 0..groups {
+            let (s, e) = (starts[g], starts[g + 1]);
+            let pairs = (e - s) / 2;
+            next.extend_from_slice(&lhs[k..k + pairs]);
+            k += pairs;
+            if (e - s) % 2 == 1 {
+                next.push(pts[e - 1]);
+            }
+            next_starts.push(next.len());
+        }
+        pts = next;
+        starts = next_starts;
+    }
+    (0..groups)
+        .map(|g| {
+            if starts[g + 1] > starts[g] {
+                pts[starts[g]]
+            } else {
+                Affine::identity()
+            }
+        })
+        .collect()
+}
+
+/// Combines window sums `G_w` into `Σ 2^(w·c)·G_w` (cuZK formula (3)).
+pub fn combine_windows<C: MsmCurve>(sums: &[Xyzz<C>], c: u32) -> Xyzz<C> {
+    let mut acc = Xyzz::<C>::identity();
+    for g in sums.iter().rev() {
+        for _ in 0..c {
+            acc = acc.double();
+        }
+        acc = acc.add_xyzz(g);
+    }
+    acc
+}
+
+/// Core: `Σ k_i·P_i` for non-negative `k_i < 2^bits` with signed `c`-bit windows and
+/// batch-affine buckets, parallel over windows × point chunks.
+pub fn pippenger_batch_affine<C: MsmCurve>(
+    points: &[Affine<C>],
+    scalars: &[[u64; 4]],
+    bits: u32,
+    c: u32,
+) -> Xyzz<C> {
+    if points.is_empty() || bits == 0 {
+        return Xyzz::identity();
+    }
+    let rec = SignedScalars::new(scalars, bits, c);
+    let m = rec.windows as usize;
+    let threads = rayon::current_num_threads().max(1);
+    let n = points.len();
+    // Enough tasks to keep every thread busy without idling at the end.
+    let chunks = if m.is_multiple_of(threads) || m >= 4 * threads {
+        1
+    } else {
+        threads.min(n.div_ceil(1024)).max(1)
+    };
+    let chunk_len = n.div_ceil(chunks);
+    let n_buckets = 1usize << (c - 1);
+    let batch = BucketAcc::<C>::default_batch(n_buckets);
+    let tasks: Vec<(usize, usize)> = (0..m)
+        .flat_map(|w| (0..chunks).map(move |ch| (w, ch)))
+        .collect();
+    let results: Vec<(usize, Xyzz<C>)> = tasks
+        .into_par_iter()
+        .map(|(w, ch)| {
+            let start = ch * chunk_len;
+            let end = ((ch + 1) * chunk_len).min(n);
+            let mut acc = BucketAcc::<C>::new(n_buckets, batch);
+            for (i, p) in points.iter().enumerate().take(end).skip(start) {
+                let d = rec.digit(i, w as u32);
+                if d > 0 {
+                    acc.add((d - 1) as usize, p);
+                } else if d < 0 {
+                    acc.add((-d - 1) as usize, &-*p);
+                }
+            }
+            (w, acc.reduce())
+        })
+        .collect();
+    let mut sums = vec![Xyzz::<C>::identity(); m];
+    for (w, s) in results {
+        sums[w] = sums[w].add_xyzz(&s);
+    }
+    combine_windows(&sums, c)
+}
+
+/// Points with their non-negative scalars.
+type Part<C> = (Vec<Affine<C>>, Vec<[u64; 4]>);
+
+/// GLV expansion: `(P, k)` becomes `(±P, |k1|)` and `(±φ(P), |k2|)`.
+fn glv_expand<C: MsmCurve>(points: &[Affine<C>], scalars: &[[u64; 4]]) -> Option<(Part<C>, u32)> {
+    let glv = C::glv_fast()?;
+    let mut pts = vec![Affine::<C>::identity(); 2 * points.len()];
+    let mut ks = vec![[0u64; 4]; 2 * points.len()];
+    let chunk = 4096;
+    let bits = pts
+        .par_chunks_mut(2 * chunk)
+        .zip(ks.par_chunks_mut(2 * chunk))
+        .zip(points.par_chunks(chunk).zip(scalars.par_chunks(chunk)))
+        .map(|((po, ko), (pi, ki))| {
+            let mut bits = 0;
+            for j in 0..pi.len() {
+                let (n1, k1, n2, k2) = glv.decompose(&ki[j]);
+                let p = pi[j];
+                let e = glv.endo(&p);
+                po[2 * j] = if n1 { -p } else { p };
+                po[2 * j + 1] = if n2 { -e } else { e };
+                ko[2 * j] = k1;
+                ko[2 * j + 1] = k2;
+                bits = bits.max(bit_len(&k1)).max(bit_len(&k2));
+            }
+            bits
+        })
+        .max()
+        .unwrap_or(0);
+    Some(((pts, ks), bits))
+}
+
+/// The large-scalar part: optional GLV, then the batch-affine core.
+fn msm_large<C: MsmCurve>(
+    points: &[Affine<C>],
+    scalars: &[[u64; 4]],
+    opts: &FastOptions,
+    report: &mut FastReport,
+) -> Xyzz<C> {
+    let n = points.len();
+    if n == 0 {
+        return Xyzz::identity();
+    }
+    let bits = scalars.par_iter().map(|k| bit_len(k)).max().unwrap_or(0);
+    let use_glv =
+        opts.glv.unwrap_or_else(|| planner::glv_pays::<C>(n, bits)) && C::glv_fast().is_some();
+    if use_glv && bits > 64 {
+        if let Some(((pts, ks), hbits)) = glv_expand(points, scalars) {
+            let c = opts
+                .window
+                .unwrap_or_else(|| planner::plan_window::<C>(pts.len(), hbits).window);
+            report.window = c;
+            report.glv = true;
+            return pippenger_batch_affine(&pts, &ks, hbits, c);
+        }
+    }
+    let c = opts
+        .window
+        .unwrap_or_else(|| planner::plan_window::<C>(n, bits).window);
+    report.window = c;
+    pippenger_batch_affine(points, scalars, bits, c)
+}
+
+/// Few distinct values: sum the points of each value, then a short MSM over the sums.
+fn try_grouped<C: MsmCurve>(
+    points: &[Affine<C>],
+    scalars: &[[u64; 4]],
+    opts: &FastOptions,
+    report: &mut FastReport,
+) -> Option<Xyzz<C>> {
+    let n = scalars.len();
+    if n < 64 {
+        return None;
+    }
+    // Cheap test on an evenly spaced sample before hashing everything.
+    let sample = 2048.min(n);
+    let step = n / sample;
+    let distinct: HashSet<[u64; 4]> = (0..sample).map(|i| scalars[i * step]).collect();
+    if distinct.len() * 4 > sample {
+        return None;
+    }
+    let mut ids: HashMap<[u64; 4], u32> = HashMap::new();
+    let mut gid = Vec::with_capacity(n);
+    for k in scalars {
+        let next = ids.len() as u32;
+        let id = *ids.entry(*k).or_insert(next);
+        gid.push(id);
+        if ids.len() * 8 > n {
+            return None;
+        }
+    }
+    let d = ids.len();
+    let mut counts = vec![0usize; d + 1];
+    for &g in &gid {
+        counts[g as usize + 1] += 1;
+    }
+    for g in 0..d {
+        counts[g + 1] += counts[g];
+    }
+    let starts = counts.clone();
+    let mut pos = counts;
+    let mut sorted = vec![Affine::<C>::identity(); n];
+    for (i, &g) in gid.iter().enumerate() {
+        sorted[pos[g as usize]] = points[i];
+        pos[g as usize] += 1;
+    }
+    let sums = sum_segments(sorted, &starts);
+    let mut values = vec![[0u64; 4]; d];
+    for (k, &g) in ids.iter() {
+        values[g as usize] = *k;
+    }
+    report.grouped = true;
+    let inner = FastOptions {
+        group_equal: false,
+        partition: false,
+        ..opts.clone()
+    };
+    let mut r = FastReport::default();
+    let out = msm_large(&sums, &values, &inner, &mut r);
+    report.window = r.window;
+    report.glv = r.glv;
+    Some(out)
+}
+
+/// The fast engine on canonical scalars.
+pub fn msm_fast_limbs<C: MsmCurve>(
+    points: &[Affine<C>],
+    scalars: &[[u64; 4]],
+    opts: &FastOptions,
+    report: &mut FastReport,
+) -> Xyzz<C> {
+    let n = points.len();
+    if !opts.partition {
+        report.large = n;
+        if opts.group_equal {
+            if let Some(r) = try_grouped(points, scalars, opts, report) {
+                return r;
+            }
+        }
+        return msm_large(points, scalars, opts, report);
+    }
+    // Classes: 0 zero, 1 one, 2 ≤ 16 bits, 3 ≤ 64 bits, 4 large.
+    let class = |k: &[u64; 4]| -> u8 {
+        let b = bit_len(k);
+        match b {
+            0 => 0,
+            1 => 1,
+            2..=16 => 2,
+            17..=64 => 3,
+            _ => 4,
+        }
+    };
+    let counts = scalars
+        .par_chunks(8192)
+        .map(|ch| {
+            let mut c = [0usize; 5];
+            for k in ch {
+                c[class(k) as usize] += 1;
+            }
+            c
+        })
+        .reduce(
+            || [0usize; 5],
+            |a, b| {
+                [
+                    a[0] + b[0],
+                    a[1] + b[1],
+                    a[2] + b[2],
+                    a[3] + b[3],
+                    a[4] + b[4],
+                ]
+            },
+        );
+    report.zeros = counts[0];
+    report.ones = counts[1];
+    report.small = counts[2] + counts[3];
+    report.large = counts[4];
+    let inner = FastOptions {
+        partition: false,
+        ..opts.clone()
+    };
+    if counts[4] == n {
+        return msm_fast_limbs(points, scalars, &inner, report);
+    }
+    let mut parts: [Part<C>; 5] = Default::default();
+    for (p, k) in points.iter().zip(scalars) {
+        let cl = class(k) as usize;
+        if cl == 0 {
+            continue;
+        }
+        parts[cl].0.push(*p);
+        if cl != 1 {
+            parts[cl].1.push(*k);
+        }
+    }
+    let mut total = sum_points(&parts[1].0);
+    let mut sub = FastReport::default();
+    for cl in [2usize, 3] {
+        if !parts[cl].0.is_empty() {
+            let r = msm_fast_limbs(&parts[cl].0, &parts[cl].1, &inner, &mut sub);
+            total = total.add_xyzz(&r);
+        }
+    }
+    if !parts[4].0.is_empty() {
+        let mut big = FastReport::default();
+        let r = msm_fast_limbs(&parts[4].0, &parts[4].1, &inner, &mut big);
+        report.window = big.window;
+        report.glv = big.glv;
+        report.grouped = big.grouped;
+        total = total.add_xyzz(&r);
+    } else {
+        report.window = sub.window;
+    }
+    total
+}
+
+/// Used by the planner's report: the plan the fast engine would pick for `n` full-size
+/// scalars of `C`.
+pub fn default_plan<C: MsmCurve>(n: usize) -> Plan {
+    planner::plan::<C>(n)
+}

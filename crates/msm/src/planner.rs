@@ -1,0 +1,193 @@
+//! Choosing the engine, the window and GLV from a cost model (cuZK §4.1, SimdMSM §5.4)
+//! whose unit costs are measured once per group on the running machine.
+//!
+//! The textbook model `F(c) = ⌈λ/c⌉·(n + 2^c)` picks windows that are too large in
+//! practice (SimdMSM Table 3: computed 17 vs practical 12–15 at 2^20): bucket
+//! accumulation gets slower once the buckets leave the core's cache, and a bucket-sum
+//! step costs two projective additions, not one affine addition. The model here prices
+//! those separately, with a cache penalty past the L2-sized bucket table.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use fastzk_curve::{Affine, Jacobian, Xyzz};
+use fastzk_field::PrimeField;
+
+use crate::bucket::BucketAcc;
+use crate::scalar::{MsmCurve, SignedScalars};
+use crate::Engine;
+
+/// Measured unit costs (nanoseconds) for one group on this machine.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibration {
+    /// One batch-affine bucket addition, amortised (inversion included).
+    pub batch_add_ns: f64,
+    /// One XYZZ mixed plus one XYZZ full addition (a bucket-reduction step).
+    pub reduce_step_ns: f64,
+    /// One GLV split plus endomorphism, per input point.
+    pub glv_ns: f64,
+}
+
+/// The planner's decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    pub engine: Engine,
+    pub window: u32,
+    pub glv: bool,
+    /// Modelled single-thread-equivalent cost divided by the thread count, in ms.
+    pub est_ms: f64,
+}
+
+fn calibrations() -> &'static Mutex<HashMap<&'static str, Calibration>> {
+    static CAL: OnceLock<Mutex<HashMap<&'static str, Calibration>>> = OnceLock::new();
+    CAL.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Overrides the measured costs (tests, or a caller with its own measurements).
+pub fn set_calibration<C: MsmCurve>(cal: Calibration) {
+    calibrations()
+        .lock()
+        .expect("calibration table lock")
+        .insert(C::NAME, cal);
+}
+
+/// The unit costs for `C`, measured on first use (a few milliseconds).
+pub fn calibration<C: MsmCurve>() -> Calibration {
+    if let Some(c) = calibrations()
+        .lock()
+        .expect("calibration table lock")
+        .get(C::NAME)
+    {
+        return *c;
+    }
+    let cal = measure::<C>();
+    set_calibration::<C>(cal);
+    cal
+}
+
+fn measure<C: MsmCurve>() -> Calibration {
+    // Deterministic distinct points: G, 2G, 3G, ... (one mixed addition each).
+    let n = 2048usize;
+    let mut acc = Jacobian::<C>::generator();
+    let g = Affine::<C>::generator();
+    let mut jac = Vec::with_capacity(n);
+    for _ in 0..n {
+        jac.push(acc);
+        acc = acc.add_affine(&g);
+    }
+    let pts = fastzk_curve::batch_normalize(&jac);
+    // Batch-affine: 4096 additions into 4096 full buckets, spread so conflicts are rare.
+    let mut best_ba = f64::MAX;
+    for _ in 0..3 {
+        let mut b = BucketAcc::<C>::new(4096, 512);
+        for i in 0..4096 {
+            b.add(i, &pts[(i * 5 + 1) % n]);
+        }
+        b.finish();
+        let t = Instant::now();
+        for r in 0..2 {
+            for (i, p) in pts.iter().enumerate() {
+                b.add((i * 7 + r * 131) % 4096, p);
+            }
+        }
+        b.finish();
+        best_ba = best_ba.min(t.elapsed().as_nanos() as f64 / (2 * n) as f64);
+    }
+    let mut best_red = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut running = Xyzz::<C>::identity();
+        let mut total = Xyzz::<C>::identity();
+        for p in pts.iter().take(512) {
+            running = running.add_affine(p);
+            total = total.add_xyzz(&running);
+        }
+        std::hint::black_box(total);
+        best_red = best_red.min(t.elapsed().as_nanos() as f64 / 512.0);
+    }
+    let glv_ns = match C::glv_fast() {
+        Some(glv) => {
+            let t = Instant::now();
+            let mut sink = 0u64;
+            for i in 0..256u64 {
+                let k = [i.wrapping_mul(0x9e37_79b9_7f4a_7c15), i, !i, i >> 1 | 1];
+                let (_, a, _, b) = glv.decompose(&k);
+                sink ^= a[0] ^ b[0];
+                sink ^= glv.endo(&pts[i as usize]).infinity as u64;
+            }
+            std::hint::black_box(sink);
+            t.elapsed().as_nanos() as f64 / 256.0 + best_ba * 0.2
+        }
+        None => f64::MAX,
+    };
+    Calibration {
+        batch_add_ns: best_ba,
+        reduce_step_ns: best_red,
+        glv_ns,
+    }
+}
+
+/// Modelled cost (ns, all threads together) of the batch-affine engine for `n`
+/// points with `bits`-bit scalars and window `c`.
+pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f64 {
+    let m = SignedScalars::windows_for(bits, c) as f64;
+    let buckets = (1u64 << (c - 1)) as f64;
+    let bytes = buckets * std::mem::size_of::<Affine<C>>() as f64;
+    // Past ~512 KiB of buckets (half a Zen L2) each addition pays for cache misses.
+    let penalty = if bytes > 512.0 * 1024.0 {
+        1.0 + 0.12 * (bytes / (512.0 * 1024.0)).log2()
+    } else {
+        1.0
+    };
+    // Only digits that are non-zero cost an addition.
+    let nonzero = 1.0 - 1.0 / (2.0 * buckets + 1.0);
+    m * (n as f64 * nonzero * cal.batch_add_ns * penalty + buckets * cal.reduce_step_ns)
+}
+
+/// Best window for `n` points of `bits`-bit scalars under the model.
+pub fn plan_window<C: MsmCurve>(n: usize, bits: u32) -> Plan {
+    let cal = calibration::<C>();
+    let threads = rayon::current_num_threads().max(1) as f64;
+    let mut best = (f64::MAX, 1u32);
+    for c in 2..=20u32 {
+        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c);
+        if cost < best.0 {
+            best = (cost, c);
+        }
+    }
+    Plan {
+        engine: Engine::Fast,
+        window: best.1,
+        glv: false,
+        est_ms: best.0 / threads / 1e6,
+    }
+}
+
+/// Whether the GLV split lowers the modelled cost for `n` scalars of `bits` bits.
+pub fn glv_pays<C: MsmCurve>(n: usize, bits: u32) -> bool {
+    if C::glv_fast().is_none() || bits <= 64 {
+        return false;
+    }
+    let cal = calibration::<C>();
+    let plain = plan_window::<C>(n, bits).est_ms;
+    let half = bits.div_ceil(2) + 2;
+    let threads = rayon::current_num_threads().max(1) as f64;
+    let glv = plan_window::<C>(2 * n, half).est_ms + n as f64 * cal.glv_ns / threads / 1e6;
+    glv < plain
+}
+
+/// The full plan for `n` random full-size scalars of `C`.
+pub fn plan<C: MsmCurve>(n: usize) -> Plan {
+    let bits = <C::Scalar as PrimeField>::MODULUS_BITS;
+    if glv_pays::<C>(n, bits) {
+        let half = bits.div_ceil(2) + 2;
+        let mut p = plan_window::<C>(2 * n, half);
+        p.glv = true;
+        p.est_ms +=
+            n as f64 * calibration::<C>().glv_ns / rayon::current_num_threads().max(1) as f64 / 1e6;
+        p
+    } else {
+        plan_window::<C>(n, bits)
+    }
+}
