@@ -1,6 +1,7 @@
 //! `fastzk`: the command line.
 
 mod bench_msm;
+mod bench_ntt;
 
 use std::time::Instant;
 
@@ -45,6 +46,8 @@ enum Command {
 enum BenchKernel {
     /// Multi-scalar multiplication.
     Msm(bench_msm::MsmBenchArgs),
+    /// Number-theoretic transform.
+    Ntt(bench_ntt::NttBenchArgs),
 }
 
 fn main() -> Result<()> {
@@ -56,6 +59,7 @@ fn main() -> Result<()> {
         }
         Command::Bench { kernel } => match kernel {
             BenchKernel::Msm(args) => bench_msm::run(&args),
+            BenchKernel::Ntt(args) => bench_ntt::run(&args),
         },
     }
 }

@@ -13,6 +13,7 @@ use crate::traits::{Field, FieldError, Legendre, PrimeField};
 
 /// An element of the Goldilocks field, canonical.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct Goldilocks(u64);
 
 impl Goldilocks {

@@ -16,6 +16,7 @@ mod instances;
 mod mont;
 #[cfg(target_arch = "x86_64")]
 mod mont_x86;
+pub mod packed;
 mod quad;
 mod sqrt;
 mod traits;

@@ -199,6 +199,6 @@ fn minus_one_nonresidue_is_declared_truthfully() {
     use fastzk_field::QuadExtConfig;
     assert_eq!(bn254::Fq2Config::NONRESIDUE, -bn254::Fq::ONE);
     assert_eq!(bls12_381::Fq2Config::NONRESIDUE, -bls12_381::Fq::ONE);
-    assert!(bn254::Fq2Config::NONRESIDUE_IS_MINUS_ONE);
-    assert!(bls12_381::Fq2Config::NONRESIDUE_IS_MINUS_ONE);
+    const { assert!(bn254::Fq2Config::NONRESIDUE_IS_MINUS_ONE) };
+    const { assert!(bls12_381::Fq2Config::NONRESIDUE_IS_MINUS_ONE) };
 }

@@ -1,1 +1,48 @@
-//! NTT and polynomial engine (in progress).
+//! NTTs and polynomial arithmetic for fastzk.
+//!
+//! * [`Radix2Domain`]: a multiplicative subgroup of size `2^k` with its twiddles
+//!   precomputed once (cached per field and size with [`Radix2Domain::cached`]); forward and
+//!   inverse NTTs in place, natural or bit-reversed order on either side, on the subgroup
+//!   or a coset of it, multithreaded (rayon), and batched over the rows of a matrix.
+//! * The NTT is radix-2 with one twiddle per butterfly block (Cooley–Tukey forward with
+//!   bit-reversed output, Gentleman–Sande inverse with bit-reversed input), so twiddles are
+//!   read in order from a single table. Sizes beyond a cache block use a four-step (Bailey)
+//!   decomposition: the top levels run on column tiles of the `2^L × C` matrix view and the
+//!   remaining levels on each contiguous row block in cache; the four-step twiddle
+//!   multiplication is folded into the block twiddles and the transposes are replaced by
+//!   strided tiles. See `ntt.rs`.
+//! * Goldilocks takes a fast path through [`fastzk_field::packed`] (AVX-512 / AVX2 chosen
+//!   at run time).
+//! * [`DensePolynomial`]: multiplication via NTT, evaluation, interpolation, division by
+//!   the vanishing polynomial on a coset, Lagrange basis and barycentric evaluation.
+//! * [`ReedSolomon`]: zero-pad to `n / rate` and NTT.
+//! * [`naive`]: `O(n²)` reference transforms (tests and cross-checks).
+
+mod domain;
+pub mod naive;
+mod ntt;
+mod poly;
+mod rs;
+
+pub use domain::{Order, Radix2Domain};
+pub use poly::{barycentric_evaluate, divide_by_vanishing_on_coset, interpolate, DensePolynomial};
+pub use rs::ReedSolomon;
+
+/// Why a polynomial or NTT operation was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PolyError {
+    #[error(
+        "a domain of 2^{log_size} points exceeds the field's two-adicity (at most 2^{two_adicity})"
+    )]
+    TooLarge { log_size: u32, two_adicity: u32 },
+    #[error("expected length {expected}, got {got}")]
+    LengthMismatch { expected: usize, got: usize },
+    #[error("length {0} is not a power of two")]
+    NotPowerOfTwo(usize),
+    #[error("the coset generator must be non-zero and outside the subgroup")]
+    BadCoset,
+    #[error("interpolation points must be distinct")]
+    DuplicatePoint,
+    #[error("division by zero: {0}")]
+    DivisionByZero(&'static str),
+}

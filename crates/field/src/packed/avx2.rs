@@ -1,0 +1,177 @@
+//! AVX2 Goldilocks: 4 canonical lanes per `__m256i`. AVX2 has no unsigned 64-bit compare,
+//! so comparisons flip the sign bit and use the signed one.
+
+use core::arch::x86_64::*;
+
+const P: i64 = 0xffff_ffff_0000_0001_u64 as i64;
+const EPS: i64 = 0xffff_ffff;
+
+/// All-ones lanes where `a < b` as unsigned integers.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lt(a: __m256i, b: __m256i) -> __m256i {
+    let sign = _mm256_set1_epi64x(i64::MIN);
+    _mm256_cmpgt_epi64(_mm256_xor_si256(b, sign), _mm256_xor_si256(a, sign))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn canon(x: __m256i) -> __m256i {
+    let p = _mm256_set1_epi64x(P);
+    // Subtract p where x >= p, i.e. where !(x < p).
+    _mm256_sub_epi64(x, _mm256_andnot_si256(lt(x, p), p))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn add(a: __m256i, b: __m256i) -> __m256i {
+    let s = _mm256_add_epi64(a, b);
+    let carry = lt(s, a);
+    canon(_mm256_add_epi64(
+        s,
+        _mm256_and_si256(carry, _mm256_set1_epi64x(EPS)),
+    ))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sub(a: __m256i, b: __m256i) -> __m256i {
+    let d = _mm256_sub_epi64(a, b);
+    let borrow = lt(a, b);
+    _mm256_add_epi64(d, _mm256_and_si256(borrow, _mm256_set1_epi64x(P)))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul_hi(a: __m256i, b: __m256i, b_hi: __m256i) -> __m256i {
+    let eps = _mm256_set1_epi64x(EPS);
+    let a_hi = _mm256_srli_epi64::<32>(a);
+    let ll = _mm256_mul_epu32(a, b);
+    let lh = _mm256_mul_epu32(a, b_hi);
+    let hl = _mm256_mul_epu32(a_hi, b);
+    let hh = _mm256_mul_epu32(a_hi, b_hi);
+    let t = _mm256_add_epi64(hl, _mm256_srli_epi64::<32>(ll));
+    let u = _mm256_add_epi64(lh, _mm256_and_si256(t, eps));
+    let lo = _mm256_or_si256(_mm256_slli_epi64::<32>(u), _mm256_and_si256(ll, eps));
+    let hi = _mm256_add_epi64(
+        _mm256_add_epi64(hh, _mm256_srli_epi64::<32>(t)),
+        _mm256_srli_epi64::<32>(u),
+    );
+    // Reduce hi·2^64 + lo as in the AVX-512 code.
+    let hi_hi = _mm256_srli_epi64::<32>(hi);
+    let hi_lo = _mm256_and_si256(hi, eps);
+    let t0 = _mm256_sub_epi64(lo, hi_hi);
+    let t0 = _mm256_sub_epi64(t0, _mm256_and_si256(lt(lo, hi_hi), eps));
+    let t1 = _mm256_sub_epi64(_mm256_slli_epi64::<32>(hi_lo), hi_lo);
+    let r = _mm256_add_epi64(t0, t1);
+    let r = _mm256_add_epi64(r, _mm256_and_si256(lt(r, t1), eps));
+    canon(r)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul(a: __m256i, b: __m256i) -> __m256i {
+    mul_hi(a, b, _mm256_srli_epi64::<32>(b))
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn ld(p: *const u64) -> __m256i {
+    _mm256_loadu_si256(p.cast())
+}
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn st(p: *mut u64, v: __m256i) {
+    _mm256_storeu_si256(p.cast(), v)
+}
+
+macro_rules! binary {
+    ($name:ident, $op:ident, $scalar:path) => {
+        #[target_feature(enable = "avx2")]
+        pub(super) unsafe fn $name(a: &mut [u64], b: &[u64]) {
+            let n = a.len().min(b.len());
+            let full = n - n % 4;
+            let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
+            let mut i = 0;
+            while i < full {
+                st(pa.add(i), $op(ld(pa.add(i)), ld(pb.add(i))));
+                i += 4;
+            }
+            $scalar(&mut a[full..n], &b[full..n]);
+        }
+    };
+}
+binary!(add_assign, add, super::scalar::add_assign);
+binary!(sub_assign, sub, super::scalar::sub_assign);
+binary!(mul_assign, mul, super::scalar::mul_assign);
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn scale(a: &mut [u64], s: u64) {
+    let n = a.len();
+    let full = n - n % 4;
+    let sv = _mm256_set1_epi64x(s as i64);
+    let sh = _mm256_srli_epi64::<32>(sv);
+    let pa = a.as_mut_ptr();
+    let mut i = 0;
+    while i < full {
+        st(pa.add(i), mul_hi(ld(pa.add(i)), sv, sh));
+        i += 4;
+    }
+    super::scalar::scale(&mut a[full..], s);
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn butterfly_ct(lo: &mut [u64], hi: &mut [u64], s: u64) {
+    let n = lo.len().min(hi.len());
+    let full = n - n % 4;
+    let sv = _mm256_set1_epi64x(s as i64);
+    let sh = _mm256_srli_epi64::<32>(sv);
+    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
+    let mut i = 0;
+    while i < full {
+        let u = ld(pl.add(i));
+        let v = mul_hi(ld(ph.add(i)), sv, sh);
+        st(pl.add(i), add(u, v));
+        st(ph.add(i), sub(u, v));
+        i += 4;
+    }
+    super::scalar::butterfly_ct(&mut lo[full..n], &mut hi[full..n], s);
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn butterfly_gs(lo: &mut [u64], hi: &mut [u64], s: u64) {
+    let n = lo.len().min(hi.len());
+    let full = n - n % 4;
+    let sv = _mm256_set1_epi64x(s as i64);
+    let sh = _mm256_srli_epi64::<32>(sv);
+    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
+    let mut i = 0;
+    while i < full {
+        let u = ld(pl.add(i));
+        let v = ld(ph.add(i));
+        st(pl.add(i), add(u, v));
+        st(ph.add(i), mul_hi(sub(u, v), sv, sh));
+        i += 4;
+    }
+    super::scalar::butterfly_gs(&mut lo[full..n], &mut hi[full..n], s);
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn butterfly_gs_scaled(lo: &mut [u64], hi: &mut [u64], sc: u64, c: u64) {
+    let n = lo.len().min(hi.len());
+    let full = n - n % 4;
+    let sv = _mm256_set1_epi64x(sc as i64);
+    let sh = _mm256_srli_epi64::<32>(sv);
+    let cv = _mm256_set1_epi64x(c as i64);
+    let ch = _mm256_srli_epi64::<32>(cv);
+    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
+    let mut i = 0;
+    while i < full {
+        let u = ld(pl.add(i));
+        let v = ld(ph.add(i));
+        st(pl.add(i), mul_hi(add(u, v), cv, ch));
+        st(ph.add(i), mul_hi(sub(u, v), sv, sh));
+        i += 4;
+    }
+    super::scalar::butterfly_gs_scaled(&mut lo[full..n], &mut hi[full..n], sc, c);
+}

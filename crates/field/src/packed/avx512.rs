@@ -1,0 +1,289 @@
+//! AVX-512F Goldilocks: 8 canonical lanes per `__m512i`.
+//!
+//! The 64×64→128-bit product is built from four 32×32→64 `vpmuludq` products; the
+//! reduction uses `2^64 ≡ 2^32 − 1` and `2^96 ≡ −1` with mask registers for the
+//! carries and borrows, and a final conditional subtraction keeps lanes canonical.
+
+// AVX-512 intrinsics are stable since Rust 1.89, the workspace's minimum version.
+
+use core::arch::x86_64::*;
+
+const P: i64 = 0xffff_ffff_0000_0001_u64 as i64;
+const EPS: i64 = 0xffff_ffff;
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn canon(x: __m512i) -> __m512i {
+    let p = _mm512_set1_epi64(P);
+    let ge = _mm512_cmpge_epu64_mask(x, p);
+    _mm512_mask_sub_epi64(x, ge, x, p)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn add(a: __m512i, b: __m512i) -> __m512i {
+    let s = _mm512_add_epi64(a, b);
+    let carry = _mm512_cmplt_epu64_mask(s, a);
+    // After a carry, s + ε < p (both inputs were canonical), so it cannot carry again.
+    let s = _mm512_mask_add_epi64(s, carry, s, _mm512_set1_epi64(EPS));
+    canon(s)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn sub(a: __m512i, b: __m512i) -> __m512i {
+    let d = _mm512_sub_epi64(a, b);
+    let borrow = _mm512_cmplt_epu64_mask(a, b);
+    _mm512_mask_add_epi64(d, borrow, d, _mm512_set1_epi64(P))
+}
+
+/// `a·b` where `b_hi = b >> 32` is given (it is often a loop constant).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn mul_hi(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
+    let eps = _mm512_set1_epi64(EPS);
+    let a_hi = _mm512_srli_epi64::<32>(a);
+    let ll = _mm512_mul_epu32(a, b);
+    let lh = _mm512_mul_epu32(a, b_hi);
+    let hl = _mm512_mul_epu32(a_hi, b);
+    let hh = _mm512_mul_epu32(a_hi, b_hi);
+    // Schoolbook with 32-bit columns; no intermediate overflows 64 bits.
+    let t = _mm512_add_epi64(hl, _mm512_srli_epi64::<32>(ll));
+    let u = _mm512_add_epi64(lh, _mm512_and_si512(t, eps));
+    let lo = _mm512_or_si512(_mm512_slli_epi64::<32>(u), _mm512_and_si512(ll, eps));
+    let hi = _mm512_add_epi64(
+        _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
+        _mm512_srli_epi64::<32>(u),
+    );
+    reduce(hi, lo)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn mul(a: __m512i, b: __m512i) -> __m512i {
+    mul_hi(a, b, _mm512_srli_epi64::<32>(b))
+}
+
+/// `hi·2^64 + lo mod p`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn reduce(hi: __m512i, lo: __m512i) -> __m512i {
+    let eps = _mm512_set1_epi64(EPS);
+    let hi_hi = _mm512_srli_epi64::<32>(hi);
+    let hi_lo = _mm512_and_si512(hi, eps);
+    // lo − hi_hi (2^96 ≡ −1); a borrow of 2^64 ≡ ε is taken back by subtracting ε.
+    let t0 = _mm512_sub_epi64(lo, hi_hi);
+    let borrow = _mm512_cmplt_epu64_mask(lo, hi_hi);
+    let t0 = _mm512_mask_sub_epi64(t0, borrow, t0, eps);
+    // hi_lo·ε = hi_lo·2^32 − hi_lo (2^64 ≡ ε).
+    let t1 = _mm512_sub_epi64(_mm512_slli_epi64::<32>(hi_lo), hi_lo);
+    let r = _mm512_add_epi64(t0, t1);
+    let carry = _mm512_cmplt_epu64_mask(r, t1);
+    let r = _mm512_mask_add_epi64(r, carry, r, eps);
+    canon(r)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn ld(p: *const u64) -> __m512i {
+    _mm512_loadu_si512(p.cast())
+}
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn st(p: *mut u64, v: __m512i) {
+    _mm512_storeu_si512(p.cast(), v)
+}
+
+macro_rules! binary {
+    ($name:ident, $op:ident, $scalar:path) => {
+        #[target_feature(enable = "avx512f")]
+        pub(super) unsafe fn $name(a: &mut [u64], b: &[u64]) {
+            let n = a.len().min(b.len());
+            let full = n - n % 8;
+            let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
+            let mut i = 0;
+            while i < full {
+                st(pa.add(i), $op(ld(pa.add(i)), ld(pb.add(i))));
+                i += 8;
+            }
+            $scalar(&mut a[full..n], &b[full..n]);
+        }
+    };
+}
+binary!(add_assign, add, super::scalar::add_assign);
+binary!(sub_assign, sub, super::scalar::sub_assign);
+binary!(mul_assign, mul, super::scalar::mul_assign);
+
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn scale(a: &mut [u64], s: u64) {
+    let n = a.len();
+    let full = n - n % 8;
+    let sv = _mm512_set1_epi64(s as i64);
+    let sh = _mm512_srli_epi64::<32>(sv);
+    let pa = a.as_mut_ptr();
+    let mut i = 0;
+    while i < full {
+        st(pa.add(i), mul_hi(ld(pa.add(i)), sv, sh));
+        i += 8;
+    }
+    super::scalar::scale(&mut a[full..], s);
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn butterfly_ct(lo: &mut [u64], hi: &mut [u64], s: u64) {
+    let n = lo.len().min(hi.len());
+    let full = n - n % 8;
+    let sv = _mm512_set1_epi64(s as i64);
+    let sh = _mm512_srli_epi64::<32>(sv);
+    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
+    let mut i = 0;
+    while i < full {
+        let u = ld(pl.add(i));
+        let v = mul_hi(ld(ph.add(i)), sv, sh);
+        st(pl.add(i), add(u, v));
+        st(ph.add(i), sub(u, v));
+        i += 8;
+    }
+    super::scalar::butterfly_ct(&mut lo[full..n], &mut hi[full..n], s);
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn butterfly_gs(lo: &mut [u64], hi: &mut [u64], s: u64) {
+    let n = lo.len().min(hi.len());
+    let full = n - n % 8;
+    let sv = _mm512_set1_epi64(s as i64);
+    let sh = _mm512_srli_epi64::<32>(sv);
+    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
+    let mut i = 0;
+    while i < full {
+        let u = ld(pl.add(i));
+        let v = ld(ph.add(i));
+        st(pl.add(i), add(u, v));
+        st(ph.add(i), mul_hi(sub(u, v), sv, sh));
+        i += 8;
+    }
+    super::scalar::butterfly_gs(&mut lo[full..n], &mut hi[full..n], s);
+}
+
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn butterfly_gs_scaled(lo: &mut [u64], hi: &mut [u64], sc: u64, c: u64) {
+    let n = lo.len().min(hi.len());
+    let full = n - n % 8;
+    let sv = _mm512_set1_epi64(sc as i64);
+    let sh = _mm512_srli_epi64::<32>(sv);
+    let cv = _mm512_set1_epi64(c as i64);
+    let ch = _mm512_srli_epi64::<32>(cv);
+    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
+    let mut i = 0;
+    while i < full {
+        let u = ld(pl.add(i));
+        let v = ld(ph.add(i));
+        st(pl.add(i), mul_hi(add(u, v), cv, ch));
+        st(ph.add(i), mul_hi(sub(u, v), sv, sh));
+        i += 8;
+    }
+    super::scalar::butterfly_gs_scaled(&mut lo[full..n], &mut hi[full..n], sc, c);
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn perm(a: __m512i, b: __m512i, idx: [i64; 8]) -> __m512i {
+    let i = _mm512_set_epi64(
+        idx[7], idx[6], idx[5], idx[4], idx[3], idx[2], idx[1], idx[0],
+    );
+    _mm512_permutex2var_epi64(a, i, b)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn ct(l: __m512i, h: __m512i, w: __m512i) -> (__m512i, __m512i) {
+    let v = mul(h, w);
+    (add(l, v), sub(l, v))
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn gs(l: __m512i, h: __m512i, w: __m512i) -> (__m512i, __m512i) {
+    (add(l, h), mul(sub(l, h), w))
+}
+
+/// Twiddle vectors for the 16 elements of groups `g, g+1`:
+/// `[w_g ×4, w_{g+1} ×4]`, `[w_{2g}, w_{2g}, …, w_{2g+3}, w_{2g+3}]`, `w[4g..4g+8]`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn twiddles(w: *const u64, g: usize) -> (__m512i, __m512i, __m512i) {
+    let t4 = _mm512_mask_blend_epi64(
+        0xf0,
+        _mm512_set1_epi64(*w.add(g) as i64),
+        _mm512_set1_epi64(*w.add(g + 1) as i64),
+    );
+    let w2 = _mm512_castsi256_si512(_mm256_loadu_si256(w.add(2 * g).cast()));
+    let t2 = _mm512_permutexvar_epi64(_mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), w2);
+    let t1 = ld(w.add(4 * g));
+    (t4, t2, t1)
+}
+
+/// See `Backend::ntt_ct_last3`; the caller checked `x.len() % 16 == 0` and the bounds of `w`.
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn ntt_ct_last3(x: &mut [u64], w: &[u64], g0: usize) {
+    let px = x.as_mut_ptr();
+    let pw = w.as_ptr();
+    let mut i = 0;
+    while i < x.len() {
+        let (t4, t2, t1) = twiddles(pw, g0 + i / 8);
+        let a = ld(px.add(i));
+        let b = ld(px.add(i + 8));
+        // Distance 4: lanes [a0..a3 b0..b3] against [a4..a7 b4..b7].
+        let (l, h) = ct(
+            perm(a, b, [0, 1, 2, 3, 8, 9, 10, 11]),
+            perm(a, b, [4, 5, 6, 7, 12, 13, 14, 15]),
+            t4,
+        );
+        // Distance 2: [a0 a1 a4 a5 b0 b1 b4 b5] against [a2 a3 a6 a7 b2 b3 b6 b7].
+        let (l, h) = ct(
+            perm(l, h, [0, 1, 8, 9, 4, 5, 12, 13]),
+            perm(l, h, [2, 3, 10, 11, 6, 7, 14, 15]),
+            t2,
+        );
+        // Distance 1: [a0 a2 a4 a6 b0 b2 b4 b6] against [a1 a3 a5 a7 b1 b3 b5 b7].
+        let (l, h) = ct(
+            perm(l, h, [0, 8, 2, 10, 4, 12, 6, 14]),
+            perm(l, h, [1, 9, 3, 11, 5, 13, 7, 15]),
+            t1,
+        );
+        st(px.add(i), perm(l, h, [0, 8, 1, 9, 2, 10, 3, 11]));
+        st(px.add(i + 8), perm(l, h, [4, 12, 5, 13, 6, 14, 7, 15]));
+        i += 16;
+    }
+}
+
+/// See `Backend::ntt_gs_first3`; the caller checked the lengths.
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn ntt_gs_first3(x: &mut [u64], w: &[u64], g0: usize) {
+    let px = x.as_mut_ptr();
+    let pw = w.as_ptr();
+    let mut i = 0;
+    while i < x.len() {
+        let (t4, t2, t1) = twiddles(pw, g0 + i / 8);
+        let a = ld(px.add(i));
+        let b = ld(px.add(i + 8));
+        let (l, h) = gs(
+            perm(a, b, [0, 2, 4, 6, 8, 10, 12, 14]),
+            perm(a, b, [1, 3, 5, 7, 9, 11, 13, 15]),
+            t1,
+        );
+        let (l, h) = gs(
+            perm(l, h, [0, 8, 2, 10, 4, 12, 6, 14]),
+            perm(l, h, [1, 9, 3, 11, 5, 13, 7, 15]),
+            t2,
+        );
+        let (l, h) = gs(
+            perm(l, h, [0, 1, 8, 9, 4, 5, 12, 13]),
+            perm(l, h, [2, 3, 10, 11, 6, 7, 14, 15]),
+            t4,
+        );
+        st(px.add(i), perm(l, h, [0, 1, 2, 3, 8, 9, 10, 11]));
+        st(px.add(i + 8), perm(l, h, [4, 5, 6, 7, 12, 13, 14, 15]));
+        i += 16;
+    }
+}
