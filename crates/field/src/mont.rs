@@ -83,6 +83,126 @@ fn opaque(mut x: u64) -> u64 {
     x
 }
 
+/// Lazy-reduction helpers for 4 limbs as short carry chains (LLVM otherwise builds the
+/// borrow chains from `setb`/`or` and the comparison from data-dependent branches, which
+/// mispredict on random operands).
+#[cfg(target_arch = "x86_64")]
+mod lazy4 {
+    /// `x − m` if `x ≥ m`, else `x` (sub/sbb, then cmov).
+    #[inline(always)]
+    pub fn cond_sub(x: [u64; 4], m: &'static [u64; 4]) -> [u64; 4] {
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // SAFETY: register arithmetic and four reads of `m`.
+        unsafe {
+            core::arch::asm!(
+                "mov {y0}, {x0}",
+                "mov {y1}, {x1}",
+                "mov {y2}, {x2}",
+                "mov {y3}, {x3}",
+                "sub {y0}, qword ptr [{m}]",
+                "sbb {y1}, qword ptr [{m} + 8]",
+                "sbb {y2}, qword ptr [{m} + 16]",
+                "sbb {y3}, qword ptr [{m} + 24]",
+                "cmovnc {x0}, {y0}",
+                "cmovnc {x1}, {y1}",
+                "cmovnc {x2}, {y2}",
+                "cmovnc {x3}, {y3}",
+                x0 = inout(reg) x0,
+                x1 = inout(reg) x1,
+                x2 = inout(reg) x2,
+                x3 = inout(reg) x3,
+                y0 = out(reg) _,
+                y1 = out(reg) _,
+                y2 = out(reg) _,
+                y3 = out(reg) _,
+                m = in(reg) m.as_ptr(),
+                options(pure, readonly, nostack),
+            );
+        }
+        [x0, x1, x2, x3]
+    }
+
+    /// `x + y` (wrapping).
+    #[inline(always)]
+    pub fn add(x: [u64; 4], y: [u64; 4]) -> [u64; 4] {
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // SAFETY: register arithmetic only.
+        unsafe {
+            core::arch::asm!(
+                "add {x0}, {y0}",
+                "adc {x1}, {y1}",
+                "adc {x2}, {y2}",
+                "adc {x3}, {y3}",
+                x0 = inout(reg) x0,
+                x1 = inout(reg) x1,
+                x2 = inout(reg) x2,
+                x3 = inout(reg) x3,
+                y0 = in(reg) y[0],
+                y1 = in(reg) y[1],
+                y2 = in(reg) y[2],
+                y3 = in(reg) y[3],
+                options(pure, nomem, nostack),
+            );
+        }
+        [x0, x1, x2, x3]
+    }
+
+    /// `x − y + m` (wrapping; exact when the true value lies in `[0, 2^256)`).
+    #[inline(always)]
+    pub fn sub_add(x: [u64; 4], y: [u64; 4], m: &'static [u64; 4]) -> [u64; 4] {
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // SAFETY: register arithmetic and four reads of `m`.
+        unsafe {
+            core::arch::asm!(
+                "sub {x0}, {y0}",
+                "sbb {x1}, {y1}",
+                "sbb {x2}, {y2}",
+                "sbb {x3}, {y3}",
+                "add {x0}, qword ptr [{m}]",
+                "adc {x1}, qword ptr [{m} + 8]",
+                "adc {x2}, qword ptr [{m} + 16]",
+                "adc {x3}, qword ptr [{m} + 24]",
+                x0 = inout(reg) x0,
+                x1 = inout(reg) x1,
+                x2 = inout(reg) x2,
+                x3 = inout(reg) x3,
+                y0 = in(reg) y[0],
+                y1 = in(reg) y[1],
+                y2 = in(reg) y[2],
+                y3 = in(reg) y[3],
+                m = in(reg) m.as_ptr(),
+                options(pure, readonly, nostack),
+            );
+        }
+        [x0, x1, x2, x3]
+    }
+}
+
+/// `[u64; N]` as `[u64; 4]`; only called when `N == 4`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn as4<const N: usize>(x: &[u64; N]) -> [u64; 4] {
+    assert!(N == 4);
+    // SAFETY: N == 4 (checked; the check folds away).
+    unsafe { *(x.as_ptr() as *const [u64; 4]) }
+}
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn from4<const N: usize>(x: [u64; 4]) -> [u64; N] {
+    assert!(N == 4);
+    let mut r = [0u64; N];
+    // SAFETY: N == 4 (checked; the check folds away).
+    unsafe { core::ptr::copy_nonoverlapping(x.as_ptr(), r.as_mut_ptr(), 4) };
+    r
+}
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn static4<const N: usize>(x: &'static [u64; N]) -> &'static [u64; 4] {
+    assert!(N == 4);
+    // SAFETY: N == 4 (checked; the check folds away).
+    unsafe { &*(x.as_ptr() as *const [u64; 4]) }
+}
+
 /// All ones if `bit` is 1, zero if 0, opaque to the optimiser.
 #[inline(always)]
 fn mask_from_bit(bit: u64) -> u64 {
@@ -248,9 +368,15 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     /// assembly is tested against.
     #[inline(always)]
     pub fn mul_portable(&self, rhs: &Self) -> Self {
+        Self::reduce_once(Self::cios_portable(&self.limbs, &rhs.limbs))
+    }
+
+    /// No-carry CIOS without the final subtraction. `a` is the operand whose limbs form the
+    /// inner carry chain: every intermediate stays below `a + p`, so this is exact for
+    /// any `b < R` as long as `a + p < R`; the result is `< a·b/R + p`.
+    #[inline(always)]
+    fn cios_portable(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let () = P::SPARE_BIT;
-        let a = &self.limbs;
-        let b = &rhs.limbs;
         let p = &P::MODULUS;
         let mut r = [0u64; N];
         for &bi in b.iter() {
@@ -266,11 +392,13 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
             }
             r[N - 1] = c1.wrapping_add(c2);
         }
-        Self::reduce_once(r)
+        r
     }
 
+    /// Montgomery product `a·b/R`, not reduced below `p`, with `chain` as the operand whose
+    /// limbs form the inner carry chain (the bound is `< a·b/R + p` given `chain + p < R`).
     #[inline(always)]
-    fn mul_fast(&self, rhs: &Self) -> Self {
+    fn mul_unreduced(chain: &[u64; N], other: &[u64; N]) -> [u64; N] {
         #[cfg(target_arch = "x86_64")]
         {
             let () = P::SPARE_BIT;
@@ -283,27 +411,163 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
                 // [u64; N] as [u64; 4] or [u64; 6] only when N is exactly that.
                 unsafe {
                     if N == 4 {
-                        // `self` travels in registers: in `x *= y` chains it is the
-                        // loop-carried value.
+                        // `mul_4` chains over its memory operand `a`; `b` travels in
+                        // registers (in `x *= y` chains it is the loop-carried value).
                         let r = crate::mont_x86::mul_4(
-                            &*(rhs.limbs.as_ptr() as *const [u64; 4]),
-                            *(self.limbs.as_ptr() as *const [u64; 4]),
+                            &*(chain.as_ptr() as *const [u64; 4]),
+                            *(other.as_ptr() as *const [u64; 4]),
                             table,
                         );
                         core::ptr::copy_nonoverlapping(r.as_ptr(), out.as_mut_ptr(), 4);
                     } else {
+                        // `mul_6` chains over `a` too.
                         let r = crate::mont_x86::mul_6(
-                            &*(self.limbs.as_ptr() as *const [u64; 6]),
-                            &*(rhs.limbs.as_ptr() as *const [u64; 6]),
+                            &*(chain.as_ptr() as *const [u64; 6]),
+                            &*(other.as_ptr() as *const [u64; 6]),
                             table,
                         );
                         core::ptr::copy_nonoverlapping(r.as_ptr(), out.as_mut_ptr(), 6);
                     }
                 }
-                return Self::reduce_once(out);
+                return out;
             }
         }
-        self.mul_portable(rhs)
+        Self::cios_portable(chain, other)
+    }
+
+    #[inline(always)]
+    fn mul_fast(&self, rhs: &Self) -> Self {
+        if cfg!(target_arch = "x86_64") && N == 4 {
+            Self::reduce_once(Self::mul_unreduced(&rhs.limbs, &self.limbs))
+        } else {
+            Self::reduce_once(Self::mul_unreduced(&self.limbs, &rhs.limbs))
+        }
+    }
+
+    /// Unused top bits of `R = 2^(64·N)` above the modulus: `p < 2^(64·N − SPARE_BITS)`.
+    /// Lazy reduction in `[0, 4p)` needs `SPARE_BITS ≥ 2` (BN254's fields have 2,
+    /// BLS12-381 `Fr` has 1 and `Fq` 3).
+    pub const SPARE_BITS: u32 = 64 * N as u32 - P::MODULUS_BITS;
+    /// `2p` as limbs (`< R`: every field here has a spare bit).
+    pub const TWO_P: [u64; N] = bigint::add(&P::MODULUS, &P::MODULUS).0;
+
+    /// Montgomery product **without the final conditional subtraction** (lazy
+    /// reduction). `rhs` must be canonical (`< p`); `self` may be any limbs, reduced or
+    /// not (`< R`). The result is congruent to `self·rhs` and lies in `[0, 2p)`
+    /// (precisely, below `self·rhs/R + p`). Same MULX/ADX or portable path as `*`.
+    #[inline(always)]
+    pub fn mul_lazy(&self, rhs: &Self) -> Self {
+        // `rhs` forms the carry chain: intermediates stay below `rhs + p < 2p < R`.
+        Self::from_montgomery_limbs_unchecked(Self::mul_unreduced(&rhs.limbs, &self.limbs))
+    }
+
+    /// [`Self::mul_lazy`] on the MULX/ADX assembly, without the per-call detection, so a
+    /// hot loop can pick the backend once ([`uses_adx`]) and monomorphise. Falls back to
+    /// the portable path for limb counts without assembly (not 4 or 6) or off x86-64.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2 and ADX (e.g. [`uses_adx`] returned `true`).
+    #[inline(always)]
+    pub unsafe fn mul_lazy_adx(&self, rhs: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = P::SPARE_BIT;
+            debug_assert!(uses_adx());
+            let table: &'static MontTable<N> = &P::TABLE;
+            let table = table as *const MontTable<N> as *const u64;
+            let mut out = [0u64; N];
+            // SAFETY: the caller guarantees BMI2+ADX; otherwise as in `mul_unreduced`.
+            unsafe {
+                if N == 4 {
+                    let r = crate::mont_x86::mul_4(
+                        &*(rhs.limbs.as_ptr() as *const [u64; 4]),
+                        *(self.limbs.as_ptr() as *const [u64; 4]),
+                        table,
+                    );
+                    core::ptr::copy_nonoverlapping(r.as_ptr(), out.as_mut_ptr(), 4);
+                    return Self::from_montgomery_limbs_unchecked(out);
+                } else if N == 6 {
+                    let r = crate::mont_x86::mul_6(
+                        &*(rhs.limbs.as_ptr() as *const [u64; 6]),
+                        &*(self.limbs.as_ptr() as *const [u64; 6]),
+                        table,
+                    );
+                    core::ptr::copy_nonoverlapping(r.as_ptr(), out.as_mut_ptr(), 6);
+                    return Self::from_montgomery_limbs_unchecked(out);
+                }
+            }
+        }
+        self.mul_lazy_portable(rhs)
+    }
+
+    /// [`Self::mul_lazy`] on the portable path (same result).
+    #[inline(always)]
+    pub fn mul_lazy_portable(&self, rhs: &Self) -> Self {
+        Self::from_montgomery_limbs_unchecked(Self::cios_portable(&rhs.limbs, &self.limbs))
+    }
+
+    /// `self + rhs` without reduction. Sound when the sum is below `R`, e.g. both
+    /// `< 2p` with `SPARE_BITS ≥ 2` (sum `< 4p`), or both `< p` with one spare bit.
+    #[inline(always)]
+    pub fn add_lazy(&self, rhs: &Self) -> Self {
+        debug_assert!(
+            bigint::add(&self.limbs, &rhs.limbs).1 == 0,
+            "add_lazy overflow"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let r = lazy4::add(as4(&self.limbs), as4(&rhs.limbs));
+            return Self::from_montgomery_limbs_unchecked(from4(r));
+        }
+        Self::from_montgomery_limbs_unchecked(bigint::add(&self.limbs, &rhs.limbs).0)
+    }
+
+    /// `self + 2p − rhs` without reduction: congruent to `self − rhs`, for `rhs ≤ 2p`; at
+    /// most `self + 2p`, which must stay below `R`: with `SPARE_BITS ≥ 2`, `self < 2p`
+    /// gives a result below `4p` (with one spare bit this is not sound in general).
+    #[inline(always)]
+    pub fn sub_lazy(&self, rhs: &Self) -> Self {
+        let (d, _) = bigint::sub(&Self::TWO_P, &rhs.limbs);
+        debug_assert!(bigint::add(&self.limbs, &d).1 == 0, "sub_lazy overflow");
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let two_p: &'static [u64; N] = &Self::TWO_P;
+            let r = lazy4::sub_add(as4(&self.limbs), as4(&rhs.limbs), static4(two_p));
+            return Self::from_montgomery_limbs_unchecked(from4(r));
+        }
+        Self::from_montgomery_limbs_unchecked(bigint::add(&self.limbs, &d).0)
+    }
+
+    /// `x − 2p` if `x ≥ 2p`, else `x`: maps `[0, 4p)` to `[0, 2p)` (branch-free).
+    #[inline(always)]
+    pub fn reduce_below_2p(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let two_p: &'static [u64; N] = &Self::TWO_P;
+            let r = lazy4::cond_sub(as4(&self.limbs), static4(two_p));
+            return Self::from_montgomery_limbs_unchecked(from4(r));
+        }
+        let (d, borrow) = bigint::sub(&self.limbs, &Self::TWO_P);
+        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &d, &self.limbs))
+    }
+
+    /// `x − p` if `x ≥ p`, else `x`: maps `[0, 2p)` to the canonical `[0, p)` (branch-free).
+    #[inline(always)]
+    pub fn reduce_below_p(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let p: &'static [u64; N] = &P::MODULUS;
+            let r = lazy4::cond_sub(as4(&self.limbs), static4(p));
+            return Self::from_montgomery_limbs_unchecked(from4(r));
+        }
+        let (d, borrow) = bigint::sub(&self.limbs, &P::MODULUS);
+        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &d, &self.limbs))
+    }
+
+    /// The canonical element for a lazily reduced value in `[0, 4p)`.
+    #[inline(always)]
+    pub fn canonicalize_lazy(&self) -> Self {
+        self.reduce_below_2p().reduce_below_p()
     }
 
     /// `a + b mod p` without data-dependent branches (random operands would mispredict an

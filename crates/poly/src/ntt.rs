@@ -17,8 +17,14 @@
 use std::any::TypeId;
 
 use fastzk_field::packed::Backend;
-use fastzk_field::{Goldilocks, PrimeField};
+use fastzk_field::{bn254, Goldilocks, PrimeField};
 use rayon::prelude::*;
+
+/// The field whose butterflies run with lazy (Harvey) reduction: BN254 `Fr` has two spare
+/// bits, so forward values live in `[0, 4p)` and inverse values in `[0, 2p)` between
+/// levels, and only the last level canonicalises.
+type Lazy = bn254::Fr;
+const _: () = assert!(Lazy::SPARE_BITS >= 2, "lazy butterflies need p < R/4");
 
 /// Bytes of a contiguous block that finishes its levels in cache (L2 on current x86).
 const BLOCK_BYTES: usize = 1 << 18;
@@ -30,6 +36,206 @@ const MAX_COLUMN_LEVELS: u32 = 9;
 #[inline(always)]
 fn is_gl<F: 'static>() -> bool {
     TypeId::of::<F>() == TypeId::of::<Goldilocks>()
+}
+
+#[inline(always)]
+fn is_lazy<F: 'static>() -> bool {
+    TypeId::of::<F>() == TypeId::of::<Lazy>()
+}
+
+#[inline(always)]
+fn lz_slice<F: 'static>(x: &mut [F]) -> &mut [Lazy] {
+    debug_assert!(is_lazy::<F>());
+    // SAFETY: only called when F is `Lazy`.
+    unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast(), x.len()) }
+}
+#[inline(always)]
+fn lz_ref<F: 'static>(x: &[F]) -> &[Lazy] {
+    debug_assert!(is_lazy::<F>());
+    // SAFETY: only called when F is `Lazy`.
+    unsafe { core::slice::from_raw_parts(x.as_ptr().cast(), x.len()) }
+}
+#[inline(always)]
+fn lz_val<F: 'static + Copy>(x: F) -> Lazy {
+    debug_assert!(is_lazy::<F>());
+    // SAFETY: only called when F is `Lazy`.
+    unsafe { core::mem::transmute_copy(&x) }
+}
+
+/// Lazy CT rows: inputs in `[0, 4p)`, outputs in `[0, 4p)` (canonical when `last`).
+#[inline]
+fn ct_rows_lazy(lo: &mut [Lazy], hi: &mut [Lazy], s: Lazy, last: bool) {
+    let n = lo.len().min(hi.len());
+    let (lo, hi) = (&mut lo[..n], &mut hi[..n]);
+    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+        let x = l.reduce_below_2p();
+        let t = h.mul_lazy(&s);
+        let (a, b) = (x.add_lazy(&t), x.sub_lazy(&t));
+        if last {
+            *l = a.canonicalize_lazy();
+            *h = b.canonicalize_lazy();
+        } else {
+            *l = a;
+            *h = b;
+        }
+    }
+}
+
+/// `y·s` in `[0, 2p)` for any `y < R` and canonical `s`, on the backend fixed by `ADX`.
+#[inline(always)]
+fn mul_lz<const ADX: bool>(y: &Lazy, s: &Lazy) -> Lazy {
+    if ADX {
+        // SAFETY: kernels with `ADX = true` are only called after `uses_adx()` returned
+        // true (see `ct_quad_lazy`).
+        unsafe { y.mul_lazy_adx(s) }
+    } else {
+        y.mul_lazy_portable(s)
+    }
+}
+
+/// One lazy CT butterfly on values in `[0, 4p)`: `(x + s·y, x − s·y)`, both in `[0, 4p)`.
+/// `ONE` says `s = 1` (the multiplication is skipped).
+#[inline(always)]
+fn bf_lazy<const ADX: bool, const ONE: bool>(x: Lazy, y: Lazy, s: &Lazy) -> (Lazy, Lazy) {
+    let x = x.reduce_below_2p();
+    let t = if ONE {
+        y.reduce_below_2p()
+    } else {
+        mul_lz::<ADX>(&y, s)
+    };
+    (x.add_lazy(&t), x.sub_lazy(&t))
+}
+
+/// Two lazy CT levels at once (radix 4) on the quarters `a, b, c, d` of a block: level `t`
+/// pairs `(a, c)` and `(b, d)` with `s`, level `t + 1` pairs `(a, b)` with `s0` and `(c, d)`
+/// with `s1`. Values stay in `[0, 4p)`; canonical when `last`.
+#[allow(clippy::too_many_arguments)]
+fn ct_quad_lazy(
+    a: &mut [Lazy],
+    b: &mut [Lazy],
+    c: &mut [Lazy],
+    d: &mut [Lazy],
+    s: Lazy,
+    s0: Lazy,
+    s1: Lazy,
+    last: bool,
+) {
+    let one = s == Lazy::ONE && s0 == Lazy::ONE;
+    macro_rules! go {
+        ($($adx:literal, $one:literal, $last:literal);*) => {
+            match (fastzk_field::uses_adx(), one, last) {
+                $(($adx, $one, $last) => {
+                    ct_quad_lazy_k::<$adx, $one, $last>(a, b, c, d, s, s0, s1)
+                })*
+            }
+        };
+    }
+    go!(true, false, false; true, false, true; true, true, false; true, true, true;
+        false, false, false; false, false, true; false, true, false; false, true, true)
+}
+
+/// [`ct_quad_lazy`] monomorphised on the backend, `s = s0 = 1` (`ONE`: the top two levels
+/// of a transform) and `last`.
+#[inline(never)]
+fn ct_quad_lazy_k<const ADX: bool, const ONE: bool, const LAST: bool>(
+    a: &mut [Lazy],
+    b: &mut [Lazy],
+    c: &mut [Lazy],
+    d: &mut [Lazy],
+    s: Lazy,
+    s0: Lazy,
+    s1: Lazy,
+) {
+    let q = a.len();
+    let (b, c, d) = (&mut b[..q], &mut c[..q], &mut d[..q]);
+    for (((a, b), c), d) in a
+        .iter_mut()
+        .zip(b.iter_mut())
+        .zip(c.iter_mut())
+        .zip(d.iter_mut())
+    {
+        let (y0, y2) = bf_lazy::<ADX, ONE>(*a, *c, &s);
+        let (y1, y3) = bf_lazy::<ADX, ONE>(*b, *d, &s);
+        let (z0, z1) = bf_lazy::<ADX, ONE>(y0, y1, &s0);
+        let (z2, z3) = bf_lazy::<ADX, false>(y2, y3, &s1);
+        if LAST {
+            *a = z0.canonicalize_lazy();
+            *b = z1.canonicalize_lazy();
+            *c = z2.canonicalize_lazy();
+            *d = z3.canonicalize_lazy();
+        } else {
+            *a = z0;
+            *b = z1;
+            *c = z2;
+            *d = z3;
+        }
+    }
+}
+
+/// All CT levels of a contiguous block (block `base` at its top level), two at a time;
+/// inputs in `[0, 4p)`, canonical outputs.
+fn ct_block_lazy(x: &mut [Lazy], w: &[Lazy], base: usize) {
+    let n = x.len();
+    let k = log2(n);
+    let mut t = 0;
+    while t + 1 < k {
+        let q = n >> (t + 2);
+        let tw0 = &w[base << t..(base << t) + (1 << t)];
+        let tw1 = &w[base << (t + 1)..(base << (t + 1)) + (2 << t)];
+        for ((blk, &s), s01) in x.chunks_exact_mut(4 * q).zip(tw0).zip(tw1.chunks_exact(2)) {
+            let (a, rest) = blk.split_at_mut(q);
+            let (b, rest) = rest.split_at_mut(q);
+            let (c, d) = rest.split_at_mut(q);
+            ct_quad_lazy(a, b, c, d, s, s01[0], s01[1], t + 2 == k);
+        }
+        t += 2;
+    }
+    if t < k {
+        ct_pairs_lazy(x, &w[base << t..(base << t) + (1 << t)]);
+    }
+}
+
+/// Lazy last CT level (`h = 1`): canonical outputs.
+#[inline]
+fn ct_pairs_lazy(x: &mut [Lazy], tw: &[Lazy]) {
+    for (pair, s) in x.chunks_exact_mut(2).zip(tw) {
+        let u = pair[0].reduce_below_2p();
+        let t = pair[1].mul_lazy(s);
+        pair[0] = u.add_lazy(&t).canonicalize_lazy();
+        pair[1] = u.sub_lazy(&t).canonicalize_lazy();
+    }
+}
+
+/// Lazy GS rows: inputs in `[0, 2p)`; outputs in `[0, 2p)`, canonical when `last`
+/// (`c` is only passed with `last`).
+#[inline]
+fn gs_rows_lazy(lo: &mut [Lazy], hi: &mut [Lazy], s: Lazy, c: Option<Lazy>, last: bool) {
+    let n = lo.len().min(hi.len());
+    let (lo, hi) = (&mut lo[..n], &mut hi[..n]);
+    match (c, last) {
+        (None, false) => {
+            for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (u, v) = (*l, *h);
+                *l = u.add_lazy(&v).reduce_below_2p();
+                *h = u.sub_lazy(&v).mul_lazy(&s);
+            }
+        }
+        (None, true) => {
+            for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (u, v) = (*l, *h);
+                *l = u.add_lazy(&v).canonicalize_lazy();
+                *h = u.sub_lazy(&v).mul_lazy(&s).reduce_below_p();
+            }
+        }
+        (Some(c), _) => {
+            let sc = s * c;
+            for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (u, v) = (*l, *h);
+                *l = u.add_lazy(&v).mul_lazy(&c).reduce_below_p();
+                *h = u.sub_lazy(&v).mul_lazy(&sc).reduce_below_p();
+            }
+        }
+    }
 }
 
 #[inline(always)]
@@ -53,7 +259,10 @@ fn gl_val<F: 'static + Copy>(x: F) -> Goldilocks {
 
 /// `(lo, hi) ← (lo + s·hi, lo − s·hi)` element-wise.
 #[inline]
-fn ct_rows<F: PrimeField>(lo: &mut [F], hi: &mut [F], s: F) {
+fn ct_rows<F: PrimeField>(lo: &mut [F], hi: &mut [F], s: F, last: bool) {
+    if is_lazy::<F>() {
+        return ct_rows_lazy(lz_slice(lo), lz_slice(hi), lz_val(s), last);
+    }
     if is_gl::<F>() {
         let _ = Backend::detect().butterfly_ct(gl_slice(lo), gl_slice(hi), gl_val(s));
         return;
@@ -65,9 +274,13 @@ fn ct_rows<F: PrimeField>(lo: &mut [F], hi: &mut [F], s: F) {
     }
 }
 
-/// `(lo, hi) ← (c·(lo + hi), c·s·(lo − hi))` element-wise (`c = 1` when `None`).
+/// `(lo, hi) ← (c·(lo + hi), c·s·(lo − hi))` element-wise (`c = 1` when `None`); `last`
+/// marks the final level of the whole transform.
 #[inline]
-fn gs_rows<F: PrimeField>(lo: &mut [F], hi: &mut [F], s: F, c: Option<F>) {
+fn gs_rows<F: PrimeField>(lo: &mut [F], hi: &mut [F], s: F, c: Option<F>, last: bool) {
+    if is_lazy::<F>() {
+        return gs_rows_lazy(lz_slice(lo), lz_slice(hi), lz_val(s), c.map(lz_val), last);
+    }
     if is_gl::<F>() {
         let _ =
             Backend::detect().butterfly_gs(gl_slice(lo), gl_slice(hi), gl_val(s), c.map(gl_val));
@@ -111,6 +324,9 @@ fn block_log<F>(n: usize, parallel: bool) -> u32 {
 
 /// All levels of a contiguous block that is block `base` at its top level (CT, forward).
 fn ct_block<F: PrimeField>(x: &mut [F], w: &[F], base: usize) {
+    if is_lazy::<F>() {
+        return ct_block_lazy(lz_slice(x), lz_ref(w), base);
+    }
     let n = x.len();
     let k = log2(n);
     let tail = if is_gl::<F>() && n >= 16 { 3 } else { 0 };
@@ -126,7 +342,7 @@ fn ct_block<F: PrimeField>(x: &mut [F], w: &[F], base: usize) {
         } else {
             for (blk, &s) in x.chunks_exact_mut(2 * h).zip(tw) {
                 let (lo, hi) = blk.split_at_mut(h);
-                ct_rows(lo, hi, s);
+                ct_rows(lo, hi, s, false);
             }
         }
     }
@@ -136,8 +352,9 @@ fn ct_block<F: PrimeField>(x: &mut [F], w: &[F], base: usize) {
 }
 
 /// All levels of a contiguous block (GS, inverse, bit-reversed input). `scale` multiplies
-/// the outputs of level 0 and is only passed for the whole array.
-fn gs_block<F: PrimeField>(x: &mut [F], w_inv: &[F], base: usize, scale: Option<F>) {
+/// the outputs of level 0 and is only passed for the whole array; `last` says that level 0
+/// is the last level of the whole transform.
+fn gs_block<F: PrimeField>(x: &mut [F], w_inv: &[F], base: usize, scale: Option<F>, last: bool) {
     let n = x.len();
     let k = log2(n);
     let head = if is_gl::<F>() && n >= 16 { 3 } else { 0 };
@@ -148,7 +365,8 @@ fn gs_block<F: PrimeField>(x: &mut [F], w_inv: &[F], base: usize, scale: Option<
         let h = n >> (t + 1);
         let tw = &w_inv[base << t..(base << t) + (1 << t)];
         let c = if t == 0 { scale } else { None };
-        if h == 1 && c.is_none() {
+        let fin = last && t == 0;
+        if h == 1 && c.is_none() && !is_lazy::<F>() {
             for (pair, &s) in x.chunks_exact_mut(2).zip(tw) {
                 let (u, v) = (pair[0], pair[1]);
                 pair[0] = u + v;
@@ -157,7 +375,7 @@ fn gs_block<F: PrimeField>(x: &mut [F], w_inv: &[F], base: usize, scale: Option<
         } else {
             for (blk, &s) in x.chunks_exact_mut(2 * h).zip(tw) {
                 let (lo, hi) = blk.split_at_mut(h);
-                gs_rows(lo, hi, s, c);
+                gs_rows(lo, hi, s, c, fin);
             }
         }
     }
@@ -210,6 +428,51 @@ fn ct_columns<F: PrimeField>(x: &mut [F], w: &[F], base: usize, l: u32, parallel
     let cols = x.len() >> l;
     let rows = 1usize << l;
     let ptr = SendPtr(x.as_mut_ptr());
+    if is_lazy::<F>() {
+        let w = lz_ref(w);
+        let ptr = SendPtr(ptr.0.cast::<Lazy>());
+        return for_each_tile::<F>(cols, parallel, |c0, width| {
+            let mut t = 0;
+            while t + 1 < l {
+                let q = rows >> (t + 2);
+                for i in 0..1usize << t {
+                    let s = w[(base << t) + i];
+                    let s0 = w[(base << (t + 1)) + 2 * i];
+                    let s1 = w[(base << (t + 1)) + 2 * i + 1];
+                    for r in 4 * i * q..4 * i * q + q {
+                        // SAFETY: the four rows differ; this tile owns columns
+                        // [c0, c0 + width) of every row and nothing else touches them.
+                        let (a, b, c, d) = unsafe {
+                            (
+                                ptr.slice(r * cols + c0, width),
+                                ptr.slice((r + q) * cols + c0, width),
+                                ptr.slice((r + 2 * q) * cols + c0, width),
+                                ptr.slice((r + 3 * q) * cols + c0, width),
+                            )
+                        };
+                        ct_quad_lazy(a, b, c, d, s, s0, s1, false);
+                    }
+                }
+                t += 2;
+            }
+            if t < l {
+                let half = rows >> (t + 1);
+                for i in 0..1usize << t {
+                    let s = w[(base << t) + i];
+                    for r in i * 2 * half..i * 2 * half + half {
+                        // SAFETY: as above.
+                        let (lo, hi) = unsafe {
+                            (
+                                ptr.slice(r * cols + c0, width),
+                                ptr.slice((r + half) * cols + c0, width),
+                            )
+                        };
+                        ct_rows_lazy(lo, hi, s, false);
+                    }
+                }
+            }
+        });
+    }
     for_each_tile::<F>(cols, parallel, |c0, width| {
         for t in 0..l {
             let half = rows >> (t + 1);
@@ -224,7 +487,7 @@ fn ct_columns<F: PrimeField>(x: &mut [F], w: &[F], base: usize, l: u32, parallel
                             ptr.slice((r + half) * cols + c0, width),
                         )
                     };
-                    ct_rows(lo, hi, s);
+                    ct_rows(lo, hi, s, false);
                 }
             }
         }
@@ -239,6 +502,7 @@ fn gs_columns<F: PrimeField>(
     l: u32,
     parallel: bool,
     scale: Option<F>,
+    last: bool,
 ) {
     let cols = x.len() >> l;
     let rows = 1usize << l;
@@ -247,6 +511,7 @@ fn gs_columns<F: PrimeField>(
         for t in (0..l).rev() {
             let half = rows >> (t + 1);
             let c = if t == 0 { scale } else { None };
+            let fin = last && t == 0;
             for i in 0..1usize << t {
                 let s = w_inv[(base << t) + i];
                 for r in i * 2 * half..i * 2 * half + half {
@@ -257,7 +522,7 @@ fn gs_columns<F: PrimeField>(
                             ptr.slice((r + half) * cols + c0, width),
                         )
                     };
-                    gs_rows(lo, hi, s, c);
+                    gs_rows(lo, hi, s, c, fin);
                 }
             }
         }
@@ -271,7 +536,11 @@ pub(crate) fn ct<F: PrimeField>(x: &mut [F], w: &[F], base: usize, parallel: boo
     if k <= bl {
         return ct_block(x, w, base);
     }
-    let l = (k - bl).min(MAX_COLUMN_LEVELS);
+    let mut l = (k - bl).min(MAX_COLUMN_LEVELS);
+    if is_lazy::<F>() && l % 2 == 1 && l < MAX_COLUMN_LEVELS {
+        // Radix-4 kernels: an even number of column levels (one more, smaller rows).
+        l += 1;
+    }
     ct_columns(x, w, base, l, parallel);
     let cols = x.len() >> l;
     // There are at least 8 row blocks per thread here (see `block_log`), so each runs on
@@ -295,10 +564,22 @@ pub(crate) fn gs<F: PrimeField>(
     parallel: bool,
     scale: Option<F>,
 ) {
+    gs_impl(x, w_inv, base, parallel, scale, true)
+}
+
+/// [`gs`]; `last` says this call ends the whole transform (its level 0 is the last).
+fn gs_impl<F: PrimeField>(
+    x: &mut [F],
+    w_inv: &[F],
+    base: usize,
+    parallel: bool,
+    scale: Option<F>,
+    last: bool,
+) {
     let k = log2(x.len());
     let bl = block_log::<F>(x.len(), parallel);
     if k <= bl {
-        return gs_block(x, w_inv, base, scale);
+        return gs_block(x, w_inv, base, scale, last);
     }
     let l = (k - bl).min(MAX_COLUMN_LEVELS);
     let cols = x.len() >> l;
@@ -307,13 +588,13 @@ pub(crate) fn gs<F: PrimeField>(
     if parallel {
         x.par_chunks_mut(cols)
             .enumerate()
-            .for_each(|(r, sub)| gs(sub, w_inv, (base << l) | r, false, None));
+            .for_each(|(r, sub)| gs_impl(sub, w_inv, (base << l) | r, false, None, false));
     } else {
         for (r, sub) in x.chunks_mut(cols).enumerate() {
-            gs(sub, w_inv, (base << l) | r, false, None);
+            gs_impl(sub, w_inv, (base << l) | r, false, None, false);
         }
     }
-    gs_columns(x, w_inv, base, l, parallel, scale);
+    gs_columns(x, w_inv, base, l, parallel, scale, last);
 }
 
 #[inline(always)]

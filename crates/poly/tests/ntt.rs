@@ -147,6 +147,8 @@ fn spot_check<F: PrimeField>(log_n: u32, seed: u64) {
 #[test]
 fn larger_sizes_spot_checked() {
     spot_check::<bn254::Fr>(16, 9);
+    // An odd number of four-step column levels before rounding up (lazy radix-4 path).
+    spot_check::<bn254::Fr>(17, 12);
     spot_check::<Goldilocks>(18, 10);
     spot_check::<bls12_381::Fr>(13, 11);
 }
