@@ -4,8 +4,7 @@
 #   crates/bench/run-msm-comparison.sh [LOG_SIZES...]      (default: 16 18 20)
 #   THREADS=2 RUNS=5 CASES="bn254/g1 bls12-381/g1 bn254/g2" SCALARS="random clustered" ...
 #
-# Uses `fastzk bench msm` when the binary has it, else the same code through the
-# `bench_msm` example of fastzk-cli.
+# Uses `fastzk bench msm` (release build of fastzk-cli).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SIZES=${*:-"16 18 20"}
@@ -14,11 +13,8 @@ RUNS=${RUNS:-5}
 CASES=${CASES:-"bn254/g1 bls12-381/g1 bn254/g2"}
 SCALARS=${SCALARS:-"random clustered"}
 
-cargo build --release -q -p fastzk-cli --example bench_msm
-FASTZK=(./target/release/examples/bench_msm)
-if cargo build --release -q -p fastzk-cli 2>/dev/null && ./target/release/fastzk bench msm --help >/dev/null 2>&1; then
-  FASTZK=(./target/release/fastzk bench msm)
-fi
+cargo build --release -q -p fastzk-cli
+FASTZK=(./target/release/fastzk bench msm)
 GNARK=$(mktemp -d)/gnark-msm
 (cd crates/bench/gnark && go build -o "$GNARK" .)
 

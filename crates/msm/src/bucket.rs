@@ -12,11 +12,40 @@
 use fastzk_curve::{Affine, CurveConfig, Xyzz};
 use fastzk_field::Field;
 
+/// A bucket's coordinates without the infinity flag (kept in a separate byte array),
+/// cache-line aligned, so a BN254 G1 bucket is exactly one 64-byte line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Slot<B: Copy> {
+    x: B,
+    y: B,
+}
+
+/// Bucket states: empty (the identity), holding a point, or holding a point with a
+/// pending addition in the current batch.
+const EMPTY: u8 = 0;
+const FULL: u8 = 1;
+const IN_BATCH: u8 = 2;
+
+/// Hints the cache to fetch the line at `p` (a no-op off x86-64).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults, whatever the address; SSE is baseline on x86-64.
+    #[allow(unused_unsafe)]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// One set of `2^(c−1)` buckets with its batch and conflict state.
 pub struct BucketAcc<C: CurveConfig> {
-    buckets: Vec<Affine<C>>,
+    slots: Vec<Slot<C::Base>>,
+    n: usize,
+    state: Vec<u8>,
     overflow: Vec<Xyzz<C>>,
-    in_batch: Vec<bool>,
     batch_idx: Vec<u32>,
     batch_pts: Vec<Affine<C>>,
     prefix: Vec<C::Base>,
@@ -30,10 +59,15 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// `n_buckets` buckets, batches of `batch_size` additions.
     pub fn new(n_buckets: usize, batch_size: usize) -> Self {
         let batch_size = batch_size.clamp(1, n_buckets.max(1));
+        let zero = Slot {
+            x: C::Base::ZERO,
+            y: C::Base::ZERO,
+        };
         Self {
-            buckets: vec![Affine::identity(); n_buckets],
+            slots: vec![zero; n_buckets],
+            n: n_buckets,
+            state: vec![EMPTY; n_buckets],
             overflow: Vec::new(),
-            in_batch: vec![false; n_buckets],
             batch_idx: Vec::with_capacity(batch_size),
             batch_pts: Vec::with_capacity(batch_size),
             prefix: Vec::with_capacity(batch_size),
@@ -49,13 +83,28 @@ impl<C: CurveConfig> BucketAcc<C> {
         (n_buckets / 8).clamp(16, 2048)
     }
 
+    /// Bytes of bucket storage per bucket (for the planner's cache model).
+    pub fn bucket_bytes() -> usize {
+        std::mem::size_of::<Slot<C::Base>>() + 1
+    }
+
     pub fn n_buckets(&self) -> usize {
-        self.buckets.len()
+        self.n
+    }
+
+    #[inline(always)]
+    fn slot(&self, b: usize) -> &Slot<C::Base> {
+        &self.slots[b]
+    }
+
+    #[inline(always)]
+    fn slot_mut(&mut self, b: usize) -> &mut Slot<C::Base> {
+        &mut self.slots[b]
     }
 
     fn overflow_add(&mut self, b: usize, p: &Affine<C>) {
         if self.overflow.is_empty() {
-            self.overflow = vec![Xyzz::identity(); self.buckets.len()];
+            self.overflow = vec![Xyzz::identity(); self.n];
         }
         self.overflow[b] = self.overflow[b].add_affine(p);
     }
@@ -66,7 +115,7 @@ impl<C: CurveConfig> BucketAcc<C> {
         if p.infinity {
             return;
         }
-        if self.in_batch[b] {
+        if self.state[b] == IN_BATCH {
             if self.queue.len() < self.queue_cap {
                 self.queue.push((b as u32, *p));
             } else {
@@ -81,13 +130,16 @@ impl<C: CurveConfig> BucketAcc<C> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, b: usize, p: &Affine<C>) {
-        if self.buckets[b].infinity {
-            self.buckets[b] = *p;
+        if self.state[b] == EMPTY {
+            self.state[b] = FULL;
+            *self.slot_mut(b) = Slot { x: p.x, y: p.y };
             return;
         }
-        self.in_batch[b] = true;
+        self.state[b] = IN_BATCH;
+        // The bucket is read only when the batch is flushed: fetch it meanwhile.
+        prefetch(self.slot(b));
         self.batch_idx.push(b as u32);
         self.batch_pts.push(*p);
     }
@@ -98,7 +150,7 @@ impl<C: CurveConfig> BucketAcc<C> {
         std::mem::swap(&mut q, &mut self.queue);
         for (b, p) in q.iter() {
             let b = *b as usize;
-            if self.in_batch[b] {
+            if self.state[b] == IN_BATCH {
                 self.overflow_add(b, p);
             } else {
                 self.push(b, p);
@@ -114,7 +166,7 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// The batch's denominator for bucket `a` and point `p`, and whether the sum
     /// is the identity (`p = −a`).
     #[inline(always)]
-    fn denominator(a: &Affine<C>, p: &Affine<C>) -> C::Base {
+    fn denominator(a: &Slot<C::Base>, p: &Affine<C>) -> C::Base {
         let d = p.x - a.x;
         if !d.is_zero() {
             d
@@ -134,10 +186,9 @@ impl<C: CurveConfig> BucketAcc<C> {
         self.prefix.clear();
         let mut acc = C::Base::ONE;
         for j in 0..n {
-            let a = &self.buckets[self.batch_idx[j] as usize];
-            let p = &self.batch_pts[j];
+            let d = Self::denominator(self.slot(self.batch_idx[j] as usize), &self.batch_pts[j]);
             self.prefix.push(acc);
-            acc *= Self::denominator(a, p);
+            acc *= d;
         }
         let mut inv = acc
             .inverse()
@@ -145,8 +196,7 @@ impl<C: CurveConfig> BucketAcc<C> {
         for j in (0..n).rev() {
             let b = self.batch_idx[j] as usize;
             let p = self.batch_pts[j];
-            let a = self.buckets[b];
-            self.in_batch[b] = false;
+            let a = *self.slot(b);
             let d = Self::denominator(&a, &p);
             let dinv = inv * self.prefix[j];
             inv *= d;
@@ -156,12 +206,13 @@ impl<C: CurveConfig> BucketAcc<C> {
                 let x2 = a.x.square();
                 (x2.double() + x2) * dinv
             } else {
-                self.buckets[b] = Affine::identity();
+                self.state[b] = EMPTY;
                 continue;
             };
+            self.state[b] = FULL;
             let x3 = lambda.square() - a.x - p.x;
             let y3 = lambda * (a.x - x3) - a.y;
-            self.buckets[b] = Affine::new_unchecked(x3, y3);
+            *self.slot_mut(b) = Slot { x: x3, y: y3 };
         }
         self.batch_idx.clear();
         self.batch_pts.clear();
@@ -175,10 +226,21 @@ impl<C: CurveConfig> BucketAcc<C> {
         }
     }
 
+    /// The affine part of bucket `b` (after [`finish`](Self::finish)).
+    #[inline(always)]
+    fn affine(&self, b: usize) -> Affine<C> {
+        if self.state[b] == EMPTY {
+            Affine::identity()
+        } else {
+            let s = self.slot(b);
+            Affine::new_unchecked(s.x, s.y)
+        }
+    }
+
     /// Bucket `b` (after [`finish`](Self::finish)) as XYZZ.
     #[inline]
     pub fn bucket(&self, b: usize) -> Xyzz<C> {
-        let base = Xyzz::from(self.buckets[b]);
+        let base = Xyzz::from(self.affine(b));
         if self.overflow.is_empty() {
             base
         } else {
@@ -192,8 +254,10 @@ impl<C: CurveConfig> BucketAcc<C> {
         let mut running = Xyzz::<C>::identity();
         let mut total = Xyzz::<C>::identity();
         let has_overflow = !self.overflow.is_empty();
-        for b in (0..self.buckets.len()).rev() {
-            running = running.add_affine(&self.buckets[b]);
+        for b in (0..self.n).rev() {
+            if self.state[b] != EMPTY {
+                running = running.add_affine(&self.affine(b));
+            }
             if has_overflow {
                 running = running.add_xyzz(&self.overflow[b]);
             }
@@ -205,7 +269,7 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// Clears every bucket for reuse.
     pub fn reset(&mut self) {
         self.finish();
-        self.buckets.fill(Affine::identity());
+        self.state.fill(EMPTY);
         if !self.overflow.is_empty() {
             self.overflow.fill(Xyzz::identity());
         }

@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use fastzk_curve::{Affine, Jacobian, Xyzz};
-use fastzk_field::PrimeField;
+use fastzk_field::{Field, PrimeField};
 
 use crate::bucket::BucketAcc;
 use crate::scalar::{MsmCurve, SignedScalars};
@@ -27,7 +27,12 @@ pub struct Calibration {
     pub reduce_step_ns: f64,
     /// One GLV split plus endomorphism, per input point.
     pub glv_ns: f64,
+    /// One field inversion (a batch pays one; small bucket sets mean small batches).
+    pub inverse_ns: f64,
 }
+
+/// The batch size at which `batch_add_ns` is measured.
+const CAL_BATCH: usize = 512;
 
 /// The planner's decision.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,7 +85,7 @@ fn measure<C: MsmCurve>() -> Calibration {
     // Batch-affine: 4096 additions into 4096 full buckets, spread so conflicts are rare.
     let mut best_ba = f64::MAX;
     for _ in 0..3 {
-        let mut b = BucketAcc::<C>::new(4096, 512);
+        let mut b = BucketAcc::<C>::new(4096, CAL_BATCH);
         for i in 0..4096 {
             b.add(i, &pts[(i * 5 + 1) % n]);
         }
@@ -121,7 +126,18 @@ fn measure<C: MsmCurve>() -> Calibration {
         }
         None => f64::MAX,
     };
+    let mut best_inv = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut x = pts[7].x;
+        for _ in 0..16 {
+            x = x.inverse().unwrap_or(x) + pts[3].x;
+        }
+        std::hint::black_box(x);
+        best_inv = best_inv.min(t.elapsed().as_nanos() as f64 / 16.0);
+    }
     Calibration {
+        inverse_ns: best_inv,
         batch_add_ns: best_ba,
         reduce_step_ns: best_red,
         glv_ns,
@@ -133,7 +149,7 @@ fn measure<C: MsmCurve>() -> Calibration {
 pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f64 {
     let m = SignedScalars::windows_for(bits, c) as f64;
     let buckets = (1u64 << (c - 1)) as f64;
-    let bytes = buckets * std::mem::size_of::<Affine<C>>() as f64;
+    let bytes = buckets * BucketAcc::<C>::bucket_bytes() as f64;
     // Past ~512 KiB of buckets (half a Zen L2) each addition pays for cache misses.
     let penalty = if bytes > 512.0 * 1024.0 {
         1.0 + 0.12 * (bytes / (512.0 * 1024.0)).log2()
@@ -142,7 +158,12 @@ pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f
     };
     // Only digits that are non-zero cost an addition.
     let nonzero = 1.0 - 1.0 / (2.0 * buckets + 1.0);
-    m * (n as f64 * nonzero * cal.batch_add_ns * penalty + buckets * cal.reduce_step_ns)
+    // Small bucket sets flush small batches: each addition carries a larger share of
+    // the batch's inversion than in the calibration.
+    let batch = BucketAcc::<C>::default_batch(1usize << (c - 1)) as f64;
+    let inv_share = (cal.inverse_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64)).max(0.0);
+    m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share)
+        + buckets * cal.reduce_step_ns)
 }
 
 /// Best window for `n` points of `bits`-bit scalars under the model.
@@ -151,7 +172,15 @@ pub fn plan_window<C: MsmCurve>(n: usize, bits: u32) -> Plan {
     let threads = rayon::current_num_threads().max(1) as f64;
     let mut best = (f64::MAX, 1u32);
     for c in 2..=20u32 {
-        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c);
+        // Windows are the parallel tasks (one pass over the points each): a count that
+        // does not divide among the threads leaves threads idle at the end.
+        let m = SignedScalars::windows_for(bits.max(1), c) as f64;
+        let idle = if m >= 4.0 * threads {
+            (m / threads).ceil() * threads / m
+        } else {
+            1.0
+        };
+        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c) * idle;
         if cost < best.0 {
             best = (cost, c);
         }
