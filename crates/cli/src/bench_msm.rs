@@ -132,9 +132,15 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     }
     if !args.json {
         let cal = fastzk_msm::planner::calibration::<C>();
+        // Groups without an endomorphism record an infinite GLV cost.
+        let glv = if cal.glv_ns.is_finite() {
+            format!("{:.1} ns", cal.glv_ns)
+        } else {
+            "n/a (no endomorphism)".to_string()
+        };
         println!(
-            "calibration: batch-affine add {:.1} ns, reduction step {:.1} ns, glv split {:.1} ns",
-            cal.batch_add_ns, cal.reduce_step_ns, cal.glv_ns
+            "calibration: batch-affine add {:.1} ns, reduction step {:.1} ns, glv split {glv}",
+            cal.batch_add_ns, cal.reduce_step_ns
         );
     }
     let mut times = Vec::with_capacity(args.runs.max(1));
