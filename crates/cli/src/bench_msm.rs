@@ -132,8 +132,7 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     }
     if !args.json {
         let cal = fastzk_msm::planner::calibration::<C>();
-        // Groups without an endomorphism record an infinite GLV cost.
-        let glv = if cal.glv_ns.is_finite() {
+        let glv = if C::glv().is_some() {
             format!("{:.1} ns", cal.glv_ns)
         } else {
             "n/a (no endomorphism)".to_string()
