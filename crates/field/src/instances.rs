@@ -35,6 +35,14 @@ pub mod bn254 {
         fn mul_by_nonresidue(x: Fq) -> Fq {
             -x
         }
+        #[inline(always)]
+        fn mul_coeffs(a0: Fq, a1: Fq, b0: Fq, b1: Fq) -> (Fq, Fq) {
+            Fq::mul_ext_minus_one(a0, a1, b0, b1)
+        }
+        #[inline(always)]
+        fn square_coeffs(a0: Fq, a1: Fq) -> (Fq, Fq) {
+            Fq::square_ext_minus_one(a0, a1)
+        }
     }
     pub type Fq2 = QuadExt<Fq2Config>;
 }
@@ -72,6 +80,14 @@ pub mod bls12_381 {
         #[inline(always)]
         fn mul_by_nonresidue(x: Fq) -> Fq {
             -x
+        }
+        #[inline(always)]
+        fn mul_coeffs(a0: Fq, a1: Fq, b0: Fq, b1: Fq) -> (Fq, Fq) {
+            Fq::mul_ext_minus_one(a0, a1, b0, b1)
+        }
+        #[inline(always)]
+        fn square_coeffs(a0: Fq, a1: Fq) -> (Fq, Fq) {
+            Fq::square_ext_minus_one(a0, a1)
         }
     }
     pub type Fq2 = QuadExt<Fq2Config>;

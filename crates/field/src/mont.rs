@@ -452,9 +452,11 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     pub const TWO_P: [u64; N] = bigint::add(&P::MODULUS, &P::MODULUS).0;
 
     /// Montgomery product **without the final conditional subtraction** (lazy
-    /// reduction). `rhs` must be canonical (`< p`); `self` may be any limbs, reduced or
-    /// not (`< R`). The result is congruent to `self·rhs` and lies in `[0, 2p)`
-    /// (precisely, below `self·rhs/R + p`). Same MULX/ADX or portable path as `*`.
+    /// reduction). Exact whenever `rhs + p < R` (`rhs` forms the inner carry chain);
+    /// `self` may be any limbs `< R`. The result is congruent to `self·rhs` and below
+    /// `self·rhs/R + p`: in `[0, 2p)` when `rhs < p`, and also when both operands are
+    /// `< 2p` and `SPARE_BITS ≥ 2` (`4p < R`), as the Fq2 product uses it. Same MULX/ADX
+    /// or portable path as `*`.
     #[inline(always)]
     pub fn mul_lazy(&self, rhs: &Self) -> Self {
         // `rhs` forms the carry chain: intermediates stay below `rhs + p < 2p < R`.
@@ -536,6 +538,42 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
             return Self::from_montgomery_limbs_unchecked(from4(r));
         }
         Self::from_montgomery_limbs_unchecked(bigint::add(&self.limbs, &d).0)
+    }
+
+    /// `(a0 + a1·u)(b0 + b1·u)` in `Fp[u]/(u^2 + 1)` as canonical `(c0, c1)`, by
+    /// Karatsuba with lazy reduction: with `SPARE_BITS ≥ 2` (`4p < R`) the sums
+    /// `a0 + a1`, `b0 + b1` (`< 2p`) feed the Montgomery product unreduced (the chain
+    /// operand stays below `3p < R`, the product below `4p²/R + p < 2p`) and `c1` is
+    /// reduced once at the end. Fields without the margin use the reduced formulas.
+    #[inline(always)]
+    pub fn mul_ext_minus_one(a0: Self, a1: Self, b0: Self, b1: Self) -> (Self, Self) {
+        let v0 = a0 * b0;
+        let v1 = a1 * b1;
+        if Self::SPARE_BITS >= 2 {
+            let s = a0.add_lazy(&a1);
+            let t = b0.add_lazy(&b1);
+            // Below 2p; then m + 2p − (v0 + v1) < 4p, then to [0, p).
+            let m = s.mul_lazy(&t);
+            let c1 = m.sub_lazy(&v0.add_lazy(&v1)).canonicalize_lazy();
+            (v0 - v1, c1)
+        } else {
+            (v0 - v1, (a0 + a1) * (b0 + b1) - v0 - v1)
+        }
+    }
+
+    /// `(a0 + a1·u)^2` in `Fp[u]/(u^2 + 1)` as canonical `(c0, c1)`:
+    /// `((a0 + a1)(a0 − a1), 2·a0·a1)`, with the sum and the doubling left unreduced
+    /// (`< 2p`) when `SPARE_BITS ≥ 2`; each product is then `< 2p·p/R + p < 2p` and
+    /// reduced once.
+    #[inline(always)]
+    pub fn square_ext_minus_one(a0: Self, a1: Self) -> (Self, Self) {
+        if Self::SPARE_BITS >= 2 {
+            let c0 = a0.add_lazy(&a1).mul_lazy(&(a0 - a1)).reduce_below_p();
+            let c1 = a0.add_lazy(&a0).mul_lazy(&a1).reduce_below_p();
+            (c0, c1)
+        } else {
+            ((a0 + a1) * (a0 - a1), (a0 * a1).double())
+        }
     }
 
     /// `x − 2p` if `x ≥ 2p`, else `x`: maps `[0, 4p)` to `[0, 2p)` (branch-free).

@@ -25,6 +25,33 @@ pub trait QuadExtConfig:
     fn mul_by_nonresidue(x: Self::Base) -> Self::Base {
         Self::NONRESIDUE * x
     }
+    /// `(a0 + a1 u)(b0 + b1 u)` as `(c0, c1)`: Karatsuba, three base multiplications.
+    /// Override with cheaper base arithmetic (lazy reduction) where the field allows.
+    #[inline(always)]
+    fn mul_coeffs(
+        a0: Self::Base,
+        a1: Self::Base,
+        b0: Self::Base,
+        b1: Self::Base,
+    ) -> (Self::Base, Self::Base) {
+        let v0 = a0 * b0;
+        let v1 = a1 * b1;
+        let c1 = (a0 + a1) * (b0 + b1) - v0 - v1;
+        (v0 + Self::mul_by_nonresidue(v1), c1)
+    }
+    /// `(a0 + a1 u)^2` as `(c0, c1)`; override like [`Self::mul_coeffs`].
+    #[inline(always)]
+    fn square_coeffs(a0: Self::Base, a1: Self::Base) -> (Self::Base, Self::Base) {
+        if Self::NONRESIDUE_IS_MINUS_ONE {
+            // (a0 + a1 u)^2 = (a0 + a1)(a0 − a1) + 2 a0 a1 u.
+            return ((a0 + a1) * (a0 - a1), (a0 * a1).double());
+        }
+        // (a0 + a1 u)^2 = (a0^2 + β a1^2) + 2 a0 a1 u, with two multiplications:
+        // (a0 + a1)(a0 + β a1) = a0^2 + β a1^2 + (1 + β) a0 a1.
+        let v0 = a0 * a1;
+        let t = (a0 + a1) * (a0 + Self::mul_by_nonresidue(a1));
+        (t - v0 - Self::mul_by_nonresidue(v0), v0.double())
+    }
 }
 
 /// `c0 + c1·u` with `u^2 = β`.
@@ -80,16 +107,8 @@ impl<C: QuadExtConfig> Field for QuadExt<C> {
     }
     #[inline]
     fn square(&self) -> Self {
-        if C::NONRESIDUE_IS_MINUS_ONE {
-            // (a0 + a1 u)^2 = (a0 + a1)(a0 − a1) + 2 a0 a1 u.
-            let c0 = (self.c0 + self.c1) * (self.c0 - self.c1);
-            return Self::new(c0, (self.c0 * self.c1).double());
-        }
-        // (a0 + a1 u)^2 = (a0^2 + β a1^2) + 2 a0 a1 u, with two multiplications:
-        // (a0 + a1)(a0 + β a1) = a0^2 + β a1^2 + (1 + β) a0 a1.
-        let v0 = self.c0 * self.c1;
-        let t = (self.c0 + self.c1) * (self.c0 + C::mul_by_nonresidue(self.c1));
-        Self::new(t - v0 - C::mul_by_nonresidue(v0), v0.double())
+        let (c0, c1) = C::square_coeffs(self.c0, self.c1);
+        Self::new(c0, c1)
     }
     fn inverse(&self) -> Option<Self> {
         let inv_norm = self.norm().inverse()?;
@@ -163,10 +182,8 @@ impl<C: QuadExtConfig> Mul for QuadExt<C> {
     /// Karatsuba: three base multiplications.
     #[inline]
     fn mul(self, rhs: Self) -> Self {
-        let v0 = self.c0 * rhs.c0;
-        let v1 = self.c1 * rhs.c1;
-        let c1 = (self.c0 + self.c1) * (rhs.c0 + rhs.c1) - v0 - v1;
-        Self::new(v0 + C::mul_by_nonresidue(v1), c1)
+        let (c0, c1) = C::mul_coeffs(self.c0, self.c1, rhs.c0, rhs.c1);
+        Self::new(c0, c1)
     }
 }
 impl<C: QuadExtConfig> Neg for QuadExt<C> {

@@ -41,6 +41,35 @@ macro_rules! fq2_suite {
                 assert_eq!(F::ONE.inverse(), Some(F::ONE));
             }
 
+            /// Coefficients whose Montgomery limbs sit at the edges of `[0, p)` (0, 1, 2,
+            /// p − 1, p − 2) and random ones: the lazily reduced Karatsuba sums then reach
+            /// their bounds (`< 2p`).
+            #[test]
+            fn mul_and_square_at_limb_extremes_match_arkworks() {
+                type B = <F as ExtensionField>::Base;
+                let small = |v: u64| {
+                    let mut l = B::ZERO.montgomery_limbs();
+                    l[0] = v;
+                    B::from_montgomery_limbs(l).unwrap()
+                };
+                let mut rng = ChaCha20Rng::seed_from_u64(7);
+                let mut coeffs = vec![B::ZERO, small(1), small(2), -small(1), -small(2)];
+                for _ in 0..4 {
+                    coeffs.push(Field::random(&mut rng));
+                }
+                let elems: Vec<F> = coeffs
+                    .iter()
+                    .flat_map(|&c0| coeffs.iter().map(move |&c1| F::new(c0, c1)))
+                    .collect();
+                for &x in &elems {
+                    let ax = A::from(x);
+                    assert_eq!(A::from(x.square()), ax.square());
+                    for &y in &elems {
+                        assert_eq!(A::from(x * y), ax * A::from(y));
+                    }
+                }
+            }
+
             proptest! {
                 #![proptest_config(ProptestConfig::with_cases(CASES))]
 
