@@ -576,30 +576,28 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         }
     }
 
+    /// `x − m` if `x ≥ m`, else `x`, without a branch.
+    #[inline(always)]
+    fn cond_sub_static(&self, m: &'static [u64; N]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let r = lazy4::cond_sub(as4(&self.limbs), static4(m));
+            return Self::from_montgomery_limbs_unchecked(from4(r));
+        }
+        let (d, borrow) = bigint::sub(&self.limbs, m);
+        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &d, &self.limbs))
+    }
+
     /// `x − 2p` if `x ≥ 2p`, else `x`: maps `[0, 4p)` to `[0, 2p)` (branch-free).
     #[inline(always)]
     pub fn reduce_below_2p(&self) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if N == 4 {
-            let two_p: &'static [u64; N] = &Self::TWO_P;
-            let r = lazy4::cond_sub(as4(&self.limbs), static4(two_p));
-            return Self::from_montgomery_limbs_unchecked(from4(r));
-        }
-        let (d, borrow) = bigint::sub(&self.limbs, &Self::TWO_P);
-        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &d, &self.limbs))
+        self.cond_sub_static(&Self::TWO_P)
     }
 
     /// `x − p` if `x ≥ p`, else `x`: maps `[0, 2p)` to the canonical `[0, p)` (branch-free).
     #[inline(always)]
     pub fn reduce_below_p(&self) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if N == 4 {
-            let p: &'static [u64; N] = &P::MODULUS;
-            let r = lazy4::cond_sub(as4(&self.limbs), static4(p));
-            return Self::from_montgomery_limbs_unchecked(from4(r));
-        }
-        let (d, borrow) = bigint::sub(&self.limbs, &P::MODULUS);
-        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &d, &self.limbs))
+        self.cond_sub_static(&P::MODULUS)
     }
 
     /// The canonical element for a lazily reduced value in `[0, 4p)`.
