@@ -12,6 +12,8 @@ pub mod batch;
 #[doc(hidden)]
 pub mod bigint;
 mod goldilocks;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma;
 mod instances;
 mod mont;
 #[cfg(target_arch = "x86_64")]

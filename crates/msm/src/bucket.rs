@@ -12,6 +12,8 @@
 use fastzk_curve::{Affine, CurveConfig, Xyzz};
 use fastzk_field::Field;
 
+use crate::simd::{FlushJob, SimdKernel};
+
 /// A bucket's coordinates without the infinity flag (kept in a separate byte array),
 /// cache-line aligned, so a BN254 G1 bucket is exactly one 64-byte line.
 #[derive(Clone, Copy)]
@@ -53,6 +55,11 @@ pub struct BucketAcc<C: CurveConfig> {
     spare: Vec<(u32, Affine<C>)>,
     batch_size: usize,
     queue_cap: usize,
+    /// The eight-lane flush; when set, buckets and incoming points are in IFMA form.
+    kernel: Option<&'static SimdKernel<C>>,
+    scratch: Vec<[u64; 8]>,
+    group_masks: Vec<u8>,
+    exceptional: Vec<u32>,
 }
 
 impl<C: CurveConfig> BucketAcc<C> {
@@ -75,7 +82,24 @@ impl<C: CurveConfig> BucketAcc<C> {
             spare: Vec::with_capacity(batch_size),
             batch_size,
             queue_cap: batch_size.max(16),
+            kernel: None,
+            scratch: Vec::new(),
+            group_masks: Vec::new(),
+            exceptional: Vec::new(),
         }
+    }
+
+    /// Like [`new`](Self::new), flushing with the eight-lane `kernel`: points passed to
+    /// [`add`](Self::add) must then be in IFMA form
+    /// ([`SimdKernel::point_to_ifma`]); results come out in the usual form.
+    pub fn with_kernel(
+        n_buckets: usize,
+        batch_size: usize,
+        kernel: &'static SimdKernel<C>,
+    ) -> Self {
+        let mut acc = Self::new(n_buckets, batch_size);
+        acc.kernel = Some(kernel);
+        acc
     }
 
     /// A batch size that amortises the inversion but keeps conflicts rare.
@@ -106,7 +130,11 @@ impl<C: CurveConfig> BucketAcc<C> {
         if self.overflow.is_empty() {
             self.overflow = vec![Xyzz::identity(); self.n];
         }
-        self.overflow[b] = self.overflow[b].add_affine(p);
+        let p = match self.kernel {
+            Some(k) => k.point_from_ifma(p),
+            None => *p,
+        };
+        self.overflow[b] = self.overflow[b].add_affine(&p);
     }
 
     /// Adds `p` into bucket `b`.
@@ -177,10 +205,51 @@ impl<C: CurveConfig> BucketAcc<C> {
         }
     }
 
+    /// The pending batch on eight lanes.
+    fn flush_simd(&mut self, kernel: &SimdKernel<C>) {
+        let n = self.batch_idx.len();
+        // Pad the bucket indices to whole groups of eight with a valid index.
+        let pad = n.next_multiple_of(8) - n;
+        self.batch_idx
+            .extend(std::iter::repeat_n(self.batch_idx[0], pad));
+        let mut job = FlushJob {
+            slots: self.slots.as_mut_ptr() as *mut u8,
+            stride: std::mem::size_of::<Slot<C::Base>>(),
+            y_offset: std::mem::offset_of!(Slot<C::Base>, y),
+            idx: &self.batch_idx,
+            pts: &self.batch_pts,
+            scratch: &mut self.scratch,
+            group_masks: &mut self.group_masks,
+            exceptional: &mut self.exceptional,
+        };
+        // SAFETY: the kernel exists only where the CPU has AVX-512 IFMA; every index in
+        // `batch_idx` is a bucket below `n` (so inside `slots`), and the indices are
+        // padded to a multiple of eight.
+        unsafe { (kernel.flush)(&mut job) };
+        self.batch_idx.truncate(n);
+        for &b in &self.batch_idx {
+            self.state[b as usize] = FULL;
+        }
+        // Doublings and cancellations: the bucket keeps its point, the new point goes
+        // to the projective overflow bucket.
+        let exceptional = std::mem::take(&mut self.exceptional);
+        for &j in &exceptional {
+            let p = self.batch_pts[j as usize];
+            self.overflow_add(self.batch_idx[j as usize] as usize, &p);
+        }
+        self.exceptional = exceptional;
+        self.batch_idx.clear();
+        self.batch_pts.clear();
+    }
+
     /// Performs the pending batch with one inversion.
     pub fn flush(&mut self) {
         let n = self.batch_idx.len();
         if n == 0 {
+            return;
+        }
+        if let Some(kernel) = self.kernel {
+            self.flush_simd(kernel);
             return;
         }
         self.prefix.clear();
@@ -233,7 +302,10 @@ impl<C: CurveConfig> BucketAcc<C> {
             Affine::identity()
         } else {
             let s = self.slot(b);
-            Affine::new_unchecked(s.x, s.y)
+            match self.kernel {
+                Some(k) => Affine::new_unchecked((k.from_ifma)(s.x), (k.from_ifma)(s.y)),
+                None => Affine::new_unchecked(s.x, s.y),
+            }
         }
     }
 

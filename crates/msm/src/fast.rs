@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use crate::bucket::BucketAcc;
 use crate::planner::{self, Plan};
 use crate::scalar::{bit_len, MsmCurve, SignedScalars};
+use crate::simd::SimdKernel;
 
 /// Knobs of the fast engine (the planner fills what is `None`).
 #[derive(Clone, Debug)]
@@ -22,6 +23,8 @@ pub struct FastOptions {
     pub partition: bool,
     /// Sum points that share a scalar value first when values repeat a lot.
     pub group_equal: bool,
+    /// Flush buckets on eight lanes with AVX-512 IFMA where the CPU and group allow.
+    pub simd: bool,
 }
 
 impl Default for FastOptions {
@@ -31,6 +34,7 @@ impl Default for FastOptions {
             glv: None,
             partition: true,
             group_equal: true,
+            simd: true,
         }
     }
 }
@@ -41,6 +45,8 @@ pub struct FastReport {
     pub window: u32,
     pub glv: bool,
     pub grouped: bool,
+    /// The buckets were flushed on eight IFMA lanes.
+    pub simd: bool,
     pub zeros: usize,
     pub ones: usize,
     pub small: usize,
@@ -133,9 +139,28 @@ pub fn pippenger_batch_affine<C: MsmCurve>(
     bits: u32,
     c: u32,
 ) -> Xyzz<C> {
+    pippenger_batch_affine_with(points, scalars, bits, c, None)
+}
+
+/// [`pippenger_batch_affine`] with the buckets flushed by `kernel` (eight IFMA lanes).
+pub fn pippenger_batch_affine_with<C: MsmCurve>(
+    points: &[Affine<C>],
+    scalars: &[[u64; 4]],
+    bits: u32,
+    c: u32,
+    kernel: Option<&'static SimdKernel<C>>,
+) -> Xyzz<C> {
     if points.is_empty() || bits == 0 {
         return Xyzz::identity();
     }
+    let converted: Vec<Affine<C>>;
+    let points = match kernel {
+        Some(k) => {
+            converted = points.par_iter().map(|p| k.point_to_ifma(p)).collect();
+            &converted[..]
+        }
+        None => points,
+    };
     let rec = SignedScalars::new(scalars, bits, c);
     let m = rec.windows as usize;
     let threads = rayon::current_num_threads().max(1);
@@ -157,7 +182,10 @@ pub fn pippenger_batch_affine<C: MsmCurve>(
         .map(|(w, ch)| {
             let start = ch * chunk_len;
             let end = ((ch + 1) * chunk_len).min(n);
-            let mut acc = BucketAcc::<C>::new(n_buckets, batch);
+            let mut acc = match kernel {
+                Some(k) => BucketAcc::<C>::with_kernel(n_buckets, batch, k),
+                None => BucketAcc::<C>::new(n_buckets, batch),
+            };
             for (i, p) in points.iter().enumerate().take(end).skip(start) {
                 let d = rec.digit(i, w as u32);
                 if d > 0 {
@@ -220,6 +248,7 @@ fn msm_large<C: MsmCurve>(
         return Xyzz::identity();
     }
     let bits = scalars.par_iter().map(|k| bit_len(k)).max().unwrap_or(0);
+    let kernel = if opts.simd { C::simd_kernel() } else { None };
     let use_glv =
         opts.glv.unwrap_or_else(|| planner::glv_pays::<C>(n, bits)) && C::glv_fast().is_some();
     if use_glv && bits > 64 {
@@ -229,14 +258,16 @@ fn msm_large<C: MsmCurve>(
                 .unwrap_or_else(|| planner::plan_window::<C>(pts.len(), hbits).window);
             report.window = c;
             report.glv = true;
-            return pippenger_batch_affine(&pts, &ks, hbits, c);
+            report.simd = kernel.is_some();
+            return pippenger_batch_affine_with(&pts, &ks, hbits, c, kernel);
         }
     }
     let c = opts
         .window
         .unwrap_or_else(|| planner::plan_window::<C>(n, bits).window);
     report.window = c;
-    pippenger_batch_affine(points, scalars, bits, c)
+    report.simd = kernel.is_some();
+    pippenger_batch_affine_with(points, scalars, bits, c, kernel)
 }
 
 /// Few distinct values: sum the points of each value, then a short MSM over the sums.
@@ -297,6 +328,7 @@ fn try_grouped<C: MsmCurve>(
     let out = msm_large(&sums, &values, &inner, &mut r);
     report.window = r.window;
     report.glv = r.glv;
+    report.simd = r.simd;
     Some(out)
 }
 

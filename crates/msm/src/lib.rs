@@ -18,6 +18,11 @@ pub mod pippenger;
 pub mod planner;
 pub mod precompute;
 pub mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub mod simd;
+#[cfg(not(target_arch = "x86_64"))]
+#[path = "simd_stub.rs"]
+pub mod simd;
 pub mod stream;
 
 #[cfg(feature = "ark")]
@@ -126,6 +131,9 @@ pub struct MsmConfig {
     pub group_equal: bool,
     /// Merge equal bases by adding their scalars (SimdMSM §5.2), all engines.
     pub dedup_points: bool,
+    /// Flush buckets on eight AVX-512 IFMA lanes where the CPU and group allow (fast
+    /// engine); `false` forces the scalar flush.
+    pub simd: bool,
     /// Run on a pool of this many threads; `None` = the global rayon pool.
     pub threads: Option<usize>,
 }
@@ -139,6 +147,7 @@ impl Default for MsmConfig {
             partition: true,
             group_equal: true,
             dedup_points: false,
+            simd: true,
             threads: None,
         }
     }
@@ -162,6 +171,8 @@ pub struct MsmOutcome<C: MsmCurve> {
     pub glv: bool,
     /// Whether equal scalar values were grouped (clustered input).
     pub grouped: bool,
+    /// Whether the buckets were flushed on eight IFMA lanes.
+    pub simd: bool,
 }
 
 pub(crate) fn check_window(c: u32) -> Result<u32, MsmError> {
@@ -233,6 +244,7 @@ fn run<C: MsmCurve>(
         window: 0,
         glv: false,
         grouped: false,
+        simd: false,
     };
     if points.is_empty() {
         return Ok(out);
@@ -272,12 +284,14 @@ fn run<C: MsmCurve>(
                 glv: cfg.glv,
                 partition: cfg.partition,
                 group_equal: cfg.group_equal,
+                simd: cfg.simd,
             };
             let mut rep = fast::FastReport::default();
             let r = fast::msm_fast_limbs(points, &limbs, &opts, &mut rep);
             out.window = rep.window;
             out.glv = rep.glv;
             out.grouped = rep.grouped;
+            out.simd = rep.simd;
             r
         }
     };

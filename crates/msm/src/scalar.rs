@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 
 use fastzk_curve::{bls12_381, bn254, Affine, CurveConfig};
 use num_bigint::{BigInt, Sign};
+
+use crate::simd::SimdKernel;
 use num_traits::{Signed, Zero};
 
 /// The groups the MSM engines run on: a [`CurveConfig`] whose scalars fit 256 bits,
@@ -14,10 +16,14 @@ pub trait MsmCurve: CurveConfig {
     fn scalar_limbs(s: &Self::Scalar) -> [u64; 4];
     /// The GLV split in fixed-width arithmetic, for groups that have an endomorphism.
     fn glv_fast() -> Option<&'static GlvFast<Self>>;
+    /// The eight-lane AVX-512 IFMA bucket flush, where the group and the CPU have one.
+    fn simd_kernel() -> Option<&'static SimdKernel<Self>> {
+        None
+    }
 }
 
 macro_rules! msm_curve {
-    ($cfg:ty, glv) => {
+    ($cfg:ty, glv, ifma($w:literal, $l:literal)) => {
         impl MsmCurve for $cfg {
             #[inline]
             fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
@@ -26,6 +32,10 @@ macro_rules! msm_curve {
             fn glv_fast() -> Option<&'static GlvFast<Self>> {
                 static G: OnceLock<Option<GlvFast<$cfg>>> = OnceLock::new();
                 G.get_or_init(GlvFast::derive).as_ref()
+            }
+            fn simd_kernel() -> Option<&'static SimdKernel<Self>> {
+                static K: OnceLock<Option<SimdKernel<$cfg>>> = OnceLock::new();
+                K.get_or_init(SimdKernel::new::<$w, $l>).as_ref()
             }
         }
     };
@@ -42,9 +52,9 @@ macro_rules! msm_curve {
     };
 }
 
-msm_curve!(bn254::G1Config, glv);
+msm_curve!(bn254::G1Config, glv, ifma(4, 5));
 msm_curve!(bn254::G2Config);
-msm_curve!(bls12_381::G1Config, glv);
+msm_curve!(bls12_381::G1Config, glv, ifma(6, 8));
 msm_curve!(bls12_381::G2Config);
 
 /// GLV data in 256-bit two's-complement form: `k = k1 + k2·λ (mod r)` computed with

@@ -138,6 +138,17 @@ fn configs() -> Vec<MsmConfig> {
         threads: Some(3),
         ..MsmConfig::default()
     });
+    // The fast configurations again with the scalar flush (the defaults use the IFMA
+    // flush where the CPU has it).
+    let scalar: Vec<MsmConfig> = v
+        .iter()
+        .filter(|c| matches!(c.engine, Engine::Fast | Engine::Auto))
+        .map(|c| MsmConfig {
+            simd: false,
+            ..c.clone()
+        })
+        .collect();
+    v.extend(scalar);
     v
 }
 
@@ -151,11 +162,12 @@ fn check_group<C: MsmCurve>(n: usize, seed: u64) {
             assert_eq!(
                 got.result,
                 want,
-                "{} {kind:?} engine {:?} window {:?} glv {:?}",
+                "{} {kind:?} engine {:?} window {:?} glv {:?} simd {}",
                 C::NAME,
                 cfg.engine,
                 cfg.window,
-                cfg.glv
+                cfg.glv,
+                cfg.simd
             );
         }
         // Streaming in uneven chunks.
