@@ -25,7 +25,8 @@ pub struct MsmBenchArgs {
     /// random, or clustered (32 distinct values), or witness (0/1/small/random mix).
     #[arg(long, default_value = "random")]
     pub scalars: String,
-    /// auto, fast, cuzk, serial, par-windows, par-chunks, par-hybrid, naive.
+    /// auto, fast, simd (fast with the IFMA flush), scalar (fast without it), cuzk,
+    /// serial, par-windows, par-chunks, par-hybrid, naive.
     #[arg(long, default_value = "auto")]
     pub engine: String,
     /// Window size override.
@@ -97,11 +98,25 @@ fn make_scalars<C: MsmCurve>(n: usize, kind: &str, seed: u64) -> Result<Vec<C::S
 fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     ensure!(args.log_size <= 26, "--log-size above 26 is not supported");
     let n = 1usize << args.log_size;
-    let engine: Engine = args.engine.parse().context("--engine")?;
+    // `simd` and `scalar` are the fast engine with the IFMA bucket flush forced on/off.
+    let (engine, simd) = match args.engine.as_str() {
+        "simd" => {
+            ensure!(
+                C::simd_kernel().is_some(),
+                "--engine simd: no AVX-512 IFMA kernel for {} {} on this CPU",
+                args.curve,
+                args.group
+            );
+            (Engine::Fast, true)
+        }
+        "scalar" => (Engine::Fast, false),
+        other => (other.parse().context("--engine")?, true),
+    };
     let cfg = MsmConfig {
         window: args.window,
         glv: args.glv,
         threads: args.threads,
+        simd,
         ..MsmConfig::engine(engine)
     };
     let t0 = Instant::now();
@@ -117,7 +132,14 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
         } else {
             Engine::Fast
         };
-        let second = msm_with(&points, &scalars, &MsmConfig::engine(other))?;
+        let second = msm_with(
+            &points,
+            &scalars,
+            &MsmConfig {
+                simd: false,
+                ..MsmConfig::engine(other)
+            },
+        )?;
         ensure!(
             second.result == first.result,
             "{} and {} disagree",
@@ -137,9 +159,16 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
         } else {
             "n/a (no endomorphism)".to_string()
         };
+        let simd = match cal.simd_batch_add_ns {
+            Some(ns) => format!("{ns:.1} ns"),
+            None => "n/a".to_string(),
+        };
         println!(
-            "calibration: batch-affine add {:.1} ns, reduction step {:.1} ns, glv split {glv}",
-            cal.batch_add_ns, cal.reduce_step_ns
+            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns, glv split {glv}",
+            cal.batch_add_ns,
+            cal.flush_ns,
+            cal.simd_flush_ns,
+            cal.reduce_step_ns
         );
     }
     let mut times = Vec::with_capacity(args.runs.max(1));
@@ -154,15 +183,15 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     if args.json {
         println!(
-            "{{\"curve\":\"{}\",\"group\":\"{}\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"{}\",\"window\":{},\"glv\":{},\"grouped\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
+            "{{\"curve\":\"{}\",\"group\":\"{}\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"{}\",\"window\":{},\"glv\":{},\"grouped\":{},\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
             args.curve, args.group, args.log_size, args.scalars, first.engine, first.window,
-            first.glv, first.grouped, threads, median, times[0], times.len(), checked
+            first.glv, first.grouped, first.simd, threads, median, times[0], times.len(), checked
         );
     } else {
         println!(
-            "msm {} {} 2^{} {} scalars: median {:.2} ms (min {:.2}, {} runs) engine {} window {} glv {} grouped {} threads {} (inputs {:.0} ms, check: {})",
+            "msm {} {} 2^{} {} scalars: median {:.2} ms (min {:.2}, {} runs) engine {} window {} glv {} grouped {} simd {} threads {} (inputs {:.0} ms, check: {})",
             args.curve, args.group, args.log_size, args.scalars, median, times[0], times.len(),
-            first.engine, first.window, first.glv, first.grouped, threads, setup_ms, checked
+            first.engine, first.window, first.glv, first.grouped, first.simd, threads, setup_ms, checked
         );
     }
     Ok(())

@@ -249,13 +249,15 @@ fn msm_large<C: MsmCurve>(
     }
     let bits = scalars.par_iter().map(|k| bit_len(k)).max().unwrap_or(0);
     let kernel = if opts.simd { C::simd_kernel() } else { None };
-    let use_glv =
-        opts.glv.unwrap_or_else(|| planner::glv_pays::<C>(n, bits)) && C::glv_fast().is_some();
+    let use_glv = opts
+        .glv
+        .unwrap_or_else(|| planner::glv_pays_with::<C>(n, bits, kernel.is_some()))
+        && C::glv_fast().is_some();
     if use_glv && bits > 64 {
         if let Some(((pts, ks), hbits)) = glv_expand(points, scalars) {
-            let c = opts
-                .window
-                .unwrap_or_else(|| planner::plan_window::<C>(pts.len(), hbits).window);
+            let c = opts.window.unwrap_or_else(|| {
+                planner::plan_window_with::<C>(pts.len(), hbits, kernel.is_some()).window
+            });
             report.window = c;
             report.glv = true;
             report.simd = kernel.is_some();
@@ -264,7 +266,7 @@ fn msm_large<C: MsmCurve>(
     }
     let c = opts
         .window
-        .unwrap_or_else(|| planner::plan_window::<C>(n, bits).window);
+        .unwrap_or_else(|| planner::plan_window_with::<C>(n, bits, kernel.is_some()).window);
     report.window = c;
     report.simd = kernel.is_some();
     pippenger_batch_affine_with(points, scalars, bits, c, kernel)

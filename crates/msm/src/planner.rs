@@ -23,6 +23,17 @@ use crate::Engine;
 pub struct Calibration {
     /// One batch-affine bucket addition, amortised (inversion included).
     pub batch_add_ns: f64,
+    /// The same with the eight-lane IFMA flush, where the group and CPU have it.
+    pub simd_batch_add_ns: Option<f64>,
+    /// Relative extra cost of an addition per doubling of the bucket table past
+    /// 512 KiB. Not measured (a few milliseconds cannot warm a large table the way a
+    /// real MSM does): 0.12 for the scalar flush, 0.06 for the IFMA flush, whose
+    /// gathers keep eight bucket loads in flight; both fitted to 2^20 window sweeps.
+    pub cache_penalty: f64,
+    /// Fixed cost of one batch flush (the shared inversion and, for the IFMA flush,
+    /// combining the lanes), scalar and IFMA flush: measured from batches of 64 vs 512.
+    pub flush_ns: f64,
+    pub simd_flush_ns: f64,
     /// One XYZZ mixed plus one XYZZ full addition (a bucket-reduction step).
     pub reduce_step_ns: f64,
     /// One GLV split plus endomorphism, per input point.
@@ -33,6 +44,16 @@ pub struct Calibration {
 
 /// The batch size at which `batch_add_ns` is measured.
 const CAL_BATCH: usize = 512;
+
+/// See [`Calibration::cache_penalty`].
+const SCALAR_CACHE_PENALTY: f64 = 0.12;
+const SIMD_CACHE_PENALTY: f64 = 0.06;
+
+/// The small batch size of the flush-cost measurement.
+const SMALL_BATCH: usize = 64;
+
+/// Bucket-table size past which additions start paying for cache misses.
+const CACHE_KNEE: f64 = 512.0 * 1024.0;
 
 /// The planner's decision.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,22 +104,42 @@ fn measure<C: MsmCurve>() -> Calibration {
     }
     let pts = fastzk_curve::batch_normalize(&jac);
     // Batch-affine: 4096 additions into 4096 full buckets, spread so conflicts are rare.
-    let mut best_ba = f64::MAX;
-    for _ in 0..3 {
-        let mut b = BucketAcc::<C>::new(4096, CAL_BATCH);
-        for i in 0..4096 {
-            b.add(i, &pts[(i * 5 + 1) % n]);
-        }
-        b.finish();
-        let t = Instant::now();
-        for r in 0..2 {
-            for (i, p) in pts.iter().enumerate() {
-                b.add((i * 7 + r * 131) % 4096, p);
+    // Then with batches of 64 for the fixed cost of a flush.
+    let batch_add = |pts: &[Affine<C>], kernel| {
+        let time = |buckets: usize, batch: usize| {
+            let make = || match kernel {
+                Some(k) => BucketAcc::<C>::with_kernel(buckets, batch, k),
+                None => BucketAcc::<C>::new(buckets, batch),
+            };
+            let rounds = 2;
+            let mut best = f64::MAX;
+            for _ in 0..3 {
+                let mut b = make();
+                for i in 0..buckets {
+                    b.add(i, &pts[(i * 5 + 1) % n]);
+                }
+                b.finish();
+                let t = Instant::now();
+                for r in 0..rounds {
+                    for (i, p) in pts.iter().enumerate() {
+                        b.add((i * 7919 + r * 131 + i / n) % buckets, p);
+                    }
+                }
+                b.finish();
+                best = best.min(t.elapsed().as_nanos() as f64 / (rounds * n) as f64);
             }
-        }
-        b.finish();
-        best_ba = best_ba.min(t.elapsed().as_nanos() as f64 / (2 * n) as f64);
-    }
+            best
+        };
+        let full = time(4096, CAL_BATCH);
+        let small = time(4096, SMALL_BATCH);
+        let per_flush = (small - full) / (1.0 / SMALL_BATCH as f64 - 1.0 / CAL_BATCH as f64);
+        (full, per_flush.max(0.0))
+    };
+    let (best_ba, flush_ns) = batch_add(&pts, None);
+    let simd = C::simd_kernel().map(|k| {
+        let converted: Vec<Affine<C>> = pts.iter().map(|p| k.point_to_ifma(p)).collect();
+        batch_add(&converted, Some(k))
+    });
     let mut best_red = f64::MAX;
     for _ in 0..3 {
         let t = Instant::now();
@@ -139,6 +180,10 @@ fn measure<C: MsmCurve>() -> Calibration {
     Calibration {
         inverse_ns: best_inv,
         batch_add_ns: best_ba,
+        simd_batch_add_ns: simd.map(|s| s.0),
+        cache_penalty: SCALAR_CACHE_PENALTY,
+        flush_ns,
+        simd_flush_ns: simd.map_or(flush_ns, |s| s.1),
         reduce_step_ns: best_red,
         glv_ns,
     }
@@ -151,24 +196,43 @@ pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f
     let buckets = (1u64 << (c - 1)) as f64;
     let bytes = buckets * BucketAcc::<C>::bucket_bytes() as f64;
     // Past ~512 KiB of buckets (half a Zen L2) each addition pays for cache misses.
-    let penalty = if bytes > 512.0 * 1024.0 {
-        1.0 + 0.12 * (bytes / (512.0 * 1024.0)).log2()
+    let penalty = if bytes > CACHE_KNEE {
+        1.0 + cal.cache_penalty * (bytes / CACHE_KNEE).log2()
     } else {
         1.0
     };
     // Only digits that are non-zero cost an addition.
     let nonzero = 1.0 - 1.0 / (2.0 * buckets + 1.0);
     // Small bucket sets flush small batches: each addition carries a larger share of
-    // the batch's inversion than in the calibration.
+    // the batch's fixed cost than in the calibration (large sets a smaller one).
     let batch = BucketAcc::<C>::default_batch(1usize << (c - 1)) as f64;
-    let inv_share = (cal.inverse_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64)).max(0.0);
+    let inv_share = cal.flush_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64);
     m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share)
         + buckets * cal.reduce_step_ns)
 }
 
-/// Best window for `n` points of `bits`-bit scalars under the model.
+/// Best window for `n` points of `bits`-bit scalars under the model (scalar flush).
 pub fn plan_window<C: MsmCurve>(n: usize, bits: u32) -> Plan {
-    let cal = calibration::<C>();
+    plan_window_with::<C>(n, bits, false)
+}
+
+/// The calibration with `batch_add_ns` of the flush that will run.
+fn calibration_for<C: MsmCurve>(simd: bool) -> Calibration {
+    let mut cal = calibration::<C>();
+    if simd {
+        if let Some(ns) = cal.simd_batch_add_ns {
+            cal.batch_add_ns = ns;
+            cal.flush_ns = cal.simd_flush_ns;
+            cal.cache_penalty = SIMD_CACHE_PENALTY;
+        }
+    }
+    cal
+}
+
+/// Best window for `n` points of `bits`-bit scalars under the model, for the IFMA
+/// flush (`simd`, where available) or the scalar one.
+pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
+    let cal = calibration_for::<C>(simd);
     let threads = rayon::current_num_threads().max(1) as f64;
     let mut best = (f64::MAX, 1u32);
     for c in 2..=20u32 {
@@ -193,30 +257,39 @@ pub fn plan_window<C: MsmCurve>(n: usize, bits: u32) -> Plan {
     }
 }
 
-/// Whether the GLV split lowers the modelled cost for `n` scalars of `bits` bits.
+/// Whether the GLV split lowers the modelled cost for `n` scalars of `bits` bits
+/// (scalar flush).
 pub fn glv_pays<C: MsmCurve>(n: usize, bits: u32) -> bool {
+    glv_pays_with::<C>(n, bits, false)
+}
+
+/// [`glv_pays`] for the IFMA flush (`simd`) or the scalar one.
+pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
     if C::glv_fast().is_none() || bits <= 64 {
         return false;
     }
-    let cal = calibration::<C>();
-    let plain = plan_window::<C>(n, bits).est_ms;
+    let cal = calibration_for::<C>(simd);
+    let plain = plan_window_with::<C>(n, bits, simd).est_ms;
     let half = bits.div_ceil(2) + 2;
     let threads = rayon::current_num_threads().max(1) as f64;
-    let glv = plan_window::<C>(2 * n, half).est_ms + n as f64 * cal.glv_ns / threads / 1e6;
+    let glv =
+        plan_window_with::<C>(2 * n, half, simd).est_ms + n as f64 * cal.glv_ns / threads / 1e6;
     glv < plain
 }
 
-/// The full plan for `n` random full-size scalars of `C`.
+/// The full plan for `n` random full-size scalars of `C` (the fast engine's default:
+/// the IFMA flush where the group and CPU have it).
 pub fn plan<C: MsmCurve>(n: usize) -> Plan {
     let bits = <C::Scalar as PrimeField>::MODULUS_BITS;
-    if glv_pays::<C>(n, bits) {
+    let simd = C::simd_kernel().is_some();
+    if glv_pays_with::<C>(n, bits, simd) {
         let half = bits.div_ceil(2) + 2;
-        let mut p = plan_window::<C>(2 * n, half);
+        let mut p = plan_window_with::<C>(2 * n, half, simd);
         p.glv = true;
         p.est_ms +=
             n as f64 * calibration::<C>().glv_ns / rayon::current_num_threads().max(1) as f64 / 1e6;
         p
     } else {
-        plan_window::<C>(n, bits)
+        plan_window_with::<C>(n, bits, simd)
     }
 }
