@@ -39,6 +39,22 @@ macro_rules! msm_curve {
             }
         }
     };
+    ($cfg:ty, ifma2($q:ty, $w:literal, $l:literal)) => {
+        impl MsmCurve for $cfg {
+            #[inline]
+            fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
+                s.to_canonical_limbs()
+            }
+            fn glv_fast() -> Option<&'static GlvFast<Self>> {
+                None
+            }
+            fn simd_kernel() -> Option<&'static SimdKernel<Self>> {
+                static K: OnceLock<Option<SimdKernel<$cfg>>> = OnceLock::new();
+                K.get_or_init(SimdKernel::new_quadratic::<$q, $w, $l>)
+                    .as_ref()
+            }
+        }
+    };
     ($cfg:ty) => {
         impl MsmCurve for $cfg {
             #[inline]
@@ -53,9 +69,12 @@ macro_rules! msm_curve {
 }
 
 msm_curve!(bn254::G1Config, glv, ifma(4, 5));
-msm_curve!(bn254::G2Config);
+msm_curve!(bn254::G2Config, ifma2(fastzk_field::bn254::Fq2Config, 4, 5));
 msm_curve!(bls12_381::G1Config, glv, ifma(6, 8));
-msm_curve!(bls12_381::G2Config);
+msm_curve!(
+    bls12_381::G2Config,
+    ifma2(fastzk_field::bls12_381::Fq2Config, 6, 8)
+);
 
 /// GLV data in 256-bit two's-complement form: `k = k1 + k2·λ (mod r)` computed with
 /// two 256×256 high products and four low products, no big-integer allocation.

@@ -18,9 +18,11 @@
 use core::arch::x86_64::*;
 use core::mem::{offset_of, size_of};
 
+use core::marker::PhantomData;
+
 use fastzk_curve::{Affine, CurveConfig};
 use fastzk_field::ifma::{self, IfmaField, Lanes, VecModulus};
-use fastzk_field::Field;
+use fastzk_field::{Field, QuadExt, QuadExtConfig};
 
 /// Entry points of the eight-lane flush for one group.
 pub struct SimdKernel<C: CurveConfig> {
@@ -30,16 +32,40 @@ pub struct SimdKernel<C: CurveConfig> {
 }
 
 impl<C: CurveConfig> SimdKernel<C> {
-    /// The kernel for a group whose base field has an `L`-limb IFMA form, if this CPU
-    /// can run it.
+    /// The kernel for a group over a prime field with an `L`-limb IFMA form (G1), if
+    /// this CPU can run it.
     pub fn new<const W: usize, const L: usize>() -> Option<Self>
     where
         C::Base: IfmaField<W, L>,
     {
         ifma::is_supported().then_some(Self {
-            flush: flush::<C, W, L>,
+            flush: flush::<C, Fq8<C::Base, W, L>>,
             to_ifma: <C::Base as IfmaField<W, L>>::to_ifma,
             from_ifma: <C::Base as IfmaField<W, L>>::from_ifma,
+        })
+    }
+
+    /// The kernel for a group over `Fq2 = Fq[u]/(u² + 1)` (G2), if this CPU can run it.
+    pub fn new_quadratic<Q: QuadExtConfig, const W: usize, const L: usize>() -> Option<Self>
+    where
+        C: CurveConfig<Base = QuadExt<Q>>,
+        Q::Base: IfmaField<W, L>,
+    {
+        assert!(Q::NONRESIDUE_IS_MINUS_ONE, "the Fq2 lanes assume u² = −1");
+        ifma::is_supported().then_some(Self {
+            flush: flush::<C, Fq2x8<Q, W, L>>,
+            to_ifma: |x| {
+                QuadExt::new(
+                    <Q::Base as IfmaField<W, L>>::to_ifma(x.c0),
+                    <Q::Base as IfmaField<W, L>>::to_ifma(x.c1),
+                )
+            },
+            from_ifma: |x| {
+                QuadExt::new(
+                    <Q::Base as IfmaField<W, L>>::from_ifma(x.c0),
+                    <Q::Base as IfmaField<W, L>>::from_ifma(x.c1),
+                )
+            },
         })
     }
 
@@ -83,9 +109,62 @@ pub(crate) struct FlushJob<'a, C: CurveConfig> {
 /// Interleaved product chains in the forward pass.
 const CHAINS: usize = 4;
 
+/// Multiples of `p` (and one) broadcast as lane values, and the multiplier's constants.
+#[derive(Clone, Copy)]
+pub(crate) struct Consts<V: LaneField> {
+    one: V,
+    p: V,
+    two_p: V,
+    four_p: V,
+    m: V::Mod,
+}
+
+/// Eight elements of the coordinate field in registers (IFMA form). Values stay below
+/// `2p` per coefficient between operations; see the bounds in `fastzk_field::ifma`.
+pub(crate) trait LaneField: Copy {
+    type Elem: Field;
+    /// The multiplier's broadcast constants.
+    type Mod: Copy;
+    /// Number of `__m512i` in one value (for the scratch area).
+    const VECS: usize;
+    /// Safety (all methods): the CPU supports AVX-512F and IFMA.
+    unsafe fn consts() -> Consts<Self>;
+    /// Eight elements from `base + offsets[l] + field_offset` (masked-off lanes are zero
+    /// and read nothing).
+    unsafe fn gather(
+        base: *const u8,
+        offsets: __m512i,
+        field_offset: usize,
+        mask: __mmask8,
+    ) -> Self;
+    /// Stores a value below `4p` (per coefficient) canonically.
+    unsafe fn scatter(
+        &self,
+        k: &Consts<Self>,
+        base: *mut u8,
+        offsets: __m512i,
+        field_offset: usize,
+        mask: __mmask8,
+    );
+    /// Lanes where two canonical values are equal.
+    unsafe fn eq(&self, other: &Self) -> __mmask8;
+    /// `b` where `mask` is set, else `a`.
+    unsafe fn blend(mask: __mmask8, a: &Self, b: &Self) -> Self;
+    /// `a + kp − b`.
+    unsafe fn sub(a: &Self, b: &Self, kp: &Self) -> Self;
+    /// `a + kp − b − c`.
+    unsafe fn sub2(a: &Self, b: &Self, c: &Self, kp: &Self) -> Self;
+    unsafe fn mul(a: &Self, b: &Self, k: &Consts<Self>) -> Self;
+    unsafe fn square(a: &Self, k: &Consts<Self>) -> Self;
+    /// Lane-wise inverses (no lane may be zero), through one scalar inversion.
+    unsafe fn invert(&self, k: &Consts<Self>) -> Self;
+    unsafe fn store(&self, dst: *mut __m512i);
+    unsafe fn load(src: *const __m512i) -> Self;
+}
+
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn gather<const W: usize>(
+unsafe fn gather_words<const W: usize>(
     base: *const u8,
     offsets: __m512i,
     field_offset: usize,
@@ -101,7 +180,7 @@ unsafe fn gather<const W: usize>(
 
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn scatter<const W: usize>(
+unsafe fn scatter_words<const W: usize>(
     base: *mut u8,
     offsets: __m512i,
     field_offset: usize,
@@ -114,24 +193,16 @@ unsafe fn scatter<const W: usize>(
     }
 }
 
-/// Byte offsets of eight consecutive buckets' slots.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn bucket_offsets(idx: &[u32], stride: usize) -> __m512i {
-    let i = _mm512_cvtepu32_epi64(_mm256_loadu_si256(idx.as_ptr() as *const __m256i));
-    _mm512_mul_epu32(i, _mm512_set1_epi64(stride as i64))
-}
-
-#[inline]
-#[target_feature(enable = "avx512f")]
-unsafe fn blend<const L: usize>(mask: __mmask8, a: &Lanes<L>, b: &Lanes<L>) -> Lanes<L> {
+unsafe fn blend_lanes<const L: usize>(mask: __mmask8, a: &Lanes<L>, b: &Lanes<L>) -> Lanes<L> {
     core::array::from_fn(|k| _mm512_mask_blend_epi64(mask, a[k], b[k]))
 }
 
-/// `a + kp − b − c`, normalised (non-negative when `b + c ≤ a + kp`).
+/// `a + kp − b − c`, normalised.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn sub2<const L: usize>(
+unsafe fn sub2_lanes<const L: usize>(
     a: &Lanes<L>,
     b: &Lanes<L>,
     c: &Lanes<L>,
@@ -144,32 +215,346 @@ unsafe fn sub2<const L: usize>(
     r
 }
 
+/// Eight elements of a prime field with an `L`-limb IFMA form.
+#[derive(Clone, Copy)]
+pub(crate) struct Fq8<F, const W: usize, const L: usize> {
+    v: Lanes<L>,
+    m: PhantomData<F>,
+}
+
+impl<F, const W: usize, const L: usize> Fq8<F, W, L> {
+    #[inline(always)]
+    fn new(v: Lanes<L>) -> Self {
+        Self { v, m: PhantomData }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn modulus<F: IfmaField<W, L>, const W: usize, const L: usize>() -> VecModulus<L> {
+    VecModulus::<L>::new(&F::IFMA)
+}
+
+impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W, L> {
+    type Elem = F;
+    type Mod = VecModulus<L>;
+    const VECS: usize = L;
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn consts() -> Consts<Self> {
+        let m = modulus::<F, W, L>();
+        Consts {
+            one: Self::new(m.one),
+            p: Self::new(m.p),
+            two_p: Self::new(m.two_p),
+            four_p: Self::new(m.four_p),
+            m,
+        }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn gather(
+        base: *const u8,
+        offsets: __m512i,
+        field_offset: usize,
+        mask: __mmask8,
+    ) -> Self {
+        Self::new(ifma::split(&gather_words::<W>(
+            base,
+            offsets,
+            field_offset,
+            mask,
+        )))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn scatter(
+        &self,
+        k: &Consts<Self>,
+        base: *mut u8,
+        offsets: __m512i,
+        field_offset: usize,
+        mask: __mmask8,
+    ) {
+        let c = ifma::reduce_once(&ifma::reduce_once(&self.v, &k.two_p.v), &k.p.v);
+        scatter_words::<W>(base, offsets, field_offset, mask, &ifma::join(&c));
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn eq(&self, other: &Self) -> __mmask8 {
+        ifma::eq_words(&self.v, &other.v)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn blend(mask: __mmask8, a: &Self, b: &Self) -> Self {
+        Self::new(blend_lanes(mask, &a.v, &b.v))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn sub(a: &Self, b: &Self, kp: &Self) -> Self {
+        Self::new(ifma::sub(&a.v, &b.v, &kp.v))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn sub2(a: &Self, b: &Self, c: &Self, kp: &Self) -> Self {
+        Self::new(sub2_lanes(&a.v, &b.v, &c.v, &kp.v))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul(a: &Self, b: &Self, k: &Consts<Self>) -> Self {
+        Self::new(ifma::mul(&a.v, &b.v, &k.m))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn square(a: &Self, k: &Consts<Self>) -> Self {
+        Self::new(ifma::square(&a.v, &k.m))
+    }
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn invert(&self, k: &Consts<Self>) -> Self {
+        let lanes: [F; 8] = ifma::store::<F, W, L>(&self.v, &k.m);
+        let inv = invert_eight(&lanes, F::ifma_inverse_fixup(F::ONE));
+        Self::new(ifma::load::<F, W, L>(&inv))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn store(&self, dst: *mut __m512i) {
+        for k in 0..L {
+            _mm512_storeu_si512(dst.add(k), self.v[k]);
+        }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn load(src: *const __m512i) -> Self {
+        Self::new(core::array::from_fn(|k| {
+            _mm512_loadu_si512(src.add(k) as *const _)
+        }))
+    }
+}
+
+/// Inverses of eight nonzero elements in punned IFMA form with one inversion; `fixup`
+/// is the factor that turns a scalar inverse of a punned value into the punned inverse.
+fn invert_eight<E: Field, S: Copy>(lanes: &[E; 8], fixup: S) -> [E; 8]
+where
+    E: core::ops::Mul<S, Output = E>,
+{
+    let mut prefix = [E::ONE; 8];
+    let mut run = E::ONE;
+    for (p, t) in prefix.iter_mut().zip(lanes.iter()) {
+        *p = run;
+        run *= *t;
+    }
+    let mut inv_run = run.inverse().expect("denominators are nonzero") * fixup;
+    let mut out = [E::ONE; 8];
+    for l in (0..8).rev() {
+        out[l] = prefix[l] * inv_run;
+        inv_run *= lanes[l];
+    }
+    out
+}
+
+/// Eight elements of `Fq2 = Fq[u]/(u² + 1)` as two [`Fq8`] coefficient vectors.
+#[derive(Clone, Copy)]
+pub(crate) struct Fq2x8<Q: QuadExtConfig, const W: usize, const L: usize> {
+    c0: Lanes<L>,
+    c1: Lanes<L>,
+    m: PhantomData<Q>,
+}
+
+impl<Q: QuadExtConfig, const W: usize, const L: usize> Fq2x8<Q, W, L> {
+    #[inline(always)]
+    fn new(c0: Lanes<L>, c1: Lanes<L>) -> Self {
+        Self {
+            c0,
+            c1,
+            m: PhantomData,
+        }
+    }
+}
+
+impl<Q: QuadExtConfig, const W: usize, const L: usize> LaneField for Fq2x8<Q, W, L>
+where
+    Q::Base: IfmaField<W, L>,
+{
+    type Elem = QuadExt<Q>;
+    type Mod = VecModulus<L>;
+    const VECS: usize = 2 * L;
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn consts() -> Consts<Self> {
+        let m = modulus::<Q::Base, W, L>();
+        let zero = [_mm512_setzero_si512(); L];
+        Consts {
+            one: Self::new(m.one, zero),
+            p: Self::new(m.p, m.p),
+            two_p: Self::new(m.two_p, m.two_p),
+            four_p: Self::new(m.four_p, m.four_p),
+            m,
+        }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn gather(
+        base: *const u8,
+        offsets: __m512i,
+        field_offset: usize,
+        mask: __mmask8,
+    ) -> Self {
+        let (o0, o1) = (offset_of!(QuadExt<Q>, c0), offset_of!(QuadExt<Q>, c1));
+        Self::new(
+            ifma::split(&gather_words::<W>(base, offsets, field_offset + o0, mask)),
+            ifma::split(&gather_words::<W>(base, offsets, field_offset + o1, mask)),
+        )
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn scatter(
+        &self,
+        k: &Consts<Self>,
+        base: *mut u8,
+        offsets: __m512i,
+        field_offset: usize,
+        mask: __mmask8,
+    ) {
+        let (o0, o1) = (offset_of!(QuadExt<Q>, c0), offset_of!(QuadExt<Q>, c1));
+        let canon = |v: &Lanes<L>| ifma::reduce_once(&ifma::reduce_once(v, &k.two_p.c0), &k.p.c0);
+        scatter_words::<W>(
+            base,
+            offsets,
+            field_offset + o0,
+            mask,
+            &ifma::join(&canon(&self.c0)),
+        );
+        scatter_words::<W>(
+            base,
+            offsets,
+            field_offset + o1,
+            mask,
+            &ifma::join(&canon(&self.c1)),
+        );
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn eq(&self, other: &Self) -> __mmask8 {
+        ifma::eq_words(&self.c0, &other.c0) & ifma::eq_words(&self.c1, &other.c1)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn blend(mask: __mmask8, a: &Self, b: &Self) -> Self {
+        Self::new(
+            blend_lanes(mask, &a.c0, &b.c0),
+            blend_lanes(mask, &a.c1, &b.c1),
+        )
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn sub(a: &Self, b: &Self, kp: &Self) -> Self {
+        Self::new(
+            ifma::sub(&a.c0, &b.c0, &kp.c0),
+            ifma::sub(&a.c1, &b.c1, &kp.c1),
+        )
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn sub2(a: &Self, b: &Self, c: &Self, kp: &Self) -> Self {
+        Self::new(
+            sub2_lanes(&a.c0, &b.c0, &c.c0, &kp.c0),
+            sub2_lanes(&a.c1, &b.c1, &c.c1, &kp.c1),
+        )
+    }
+    /// Karatsuba with `u² = −1`: `c0 = a0b0 − a1b1`, `c1 = (a0+a1)(b0+b1) − a0b0 − a1b1`,
+    /// each brought back below `2p`. Inputs below `5p` per coefficient keep the sum
+    /// products inside the multiplier's bound (`10p · 4p < p·2^(52L)` for both moduli).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul(a: &Self, b: &Self, k: &Consts<Self>) -> Self {
+        let m = k.m;
+        let v0 = ifma::mul(&a.c0, &b.c0, &m);
+        let v1 = ifma::mul(&a.c1, &b.c1, &m);
+        let s = ifma::mul(&ifma::add(&a.c0, &a.c1), &ifma::add(&b.c0, &b.c1), &m);
+        let c0 = ifma::reduce_once(&ifma::sub(&v0, &v1, &k.two_p.c0), &k.two_p.c0);
+        let c1 = sub2_lanes(&s, &v0, &v1, &k.four_p.c0);
+        let c1 = ifma::reduce_once(&ifma::reduce_once(&c1, &k.four_p.c0), &k.two_p.c0);
+        Self::new(c0, c1)
+    }
+    /// `(a0 + a1)(a0 − a1) + 2·a0·a1·u`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn square(a: &Self, k: &Consts<Self>) -> Self {
+        let m = k.m;
+        let c0 = ifma::mul(
+            &ifma::add(&a.c0, &a.c1),
+            &ifma::sub(&a.c0, &a.c1, &k.four_p.c0),
+            &m,
+        );
+        let t = ifma::mul(&a.c0, &a.c1, &m);
+        let c1 = ifma::reduce_once(&ifma::add(&t, &t), &k.two_p.c0);
+        Self::new(c0, c1)
+    }
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn invert(&self, k: &Consts<Self>) -> Self {
+        let m = k.m;
+        let c0: [Q::Base; 8] = ifma::store::<Q::Base, W, L>(&self.c0, &m);
+        let c1: [Q::Base; 8] = ifma::store::<Q::Base, W, L>(&self.c1, &m);
+        let lanes: [QuadExt<Q>; 8] = core::array::from_fn(|l| QuadExt::new(c0[l], c1[l]));
+        let fix = <Q::Base as IfmaField<W, L>>::ifma_inverse_fixup(Q::Base::ONE);
+        let inv = invert_eight(&lanes, QuadExt::<Q>::new(fix, Q::Base::ZERO));
+        Self::new(
+            ifma::load::<Q::Base, W, L>(&inv.map(|e| e.c0)),
+            ifma::load::<Q::Base, W, L>(&inv.map(|e| e.c1)),
+        )
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn store(&self, dst: *mut __m512i) {
+        for k in 0..L {
+            _mm512_storeu_si512(dst.add(k), self.c0[k]);
+            _mm512_storeu_si512(dst.add(L + k), self.c1[k]);
+        }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn load(src: *const __m512i) -> Self {
+        Self::new(
+            core::array::from_fn(|k| _mm512_loadu_si512(src.add(k) as *const _)),
+            core::array::from_fn(|k| _mm512_loadu_si512(src.add(L + k) as *const _)),
+        )
+    }
+}
+
+/// Byte offsets of eight consecutive buckets' slots.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn bucket_offsets(idx: &[u32], stride: usize) -> __m512i {
+    let i = _mm512_cvtepu32_epi64(_mm256_loadu_si256(idx.as_ptr() as *const __m256i));
+    _mm512_mul_epu32(i, _mm512_set1_epi64(stride as i64))
+}
+
 /// The flush. Safety: the CPU supports AVX-512F and IFMA; `slots` holds every bucket
 /// named in `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn flush<C: CurveConfig, const W: usize, const L: usize>(job: &mut FlushJob<'_, C>)
-where
-    C::Base: IfmaField<W, L>,
-{
+unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
     let n = job.pts.len();
     let groups = n.div_ceil(8);
     debug_assert!(job.idx.len() >= 8 * groups);
-    let m = VecModulus::<L>::new(&<C::Base as IfmaField<W, L>>::IFMA);
+    let k = V::consts();
     let pt_stride = size_of::<Affine<C>>();
     let (px_off, py_off) = (offset_of!(Affine<C>, x), offset_of!(Affine<C>, y));
     let lane_offsets: [u64; 8] = core::array::from_fn(|l| (l * pt_stride) as u64);
     let lane_offsets = _mm512_loadu_si512(lane_offsets.as_ptr() as *const _);
     let pts_base = job.pts.as_ptr() as *const u8;
 
-    // Per group: d, prefix, x(A), x(P), each L vectors.
+    // Per group: d, prefix, x(A), x(P), each V::VECS vectors.
+    let per_group = 4 * V::VECS;
     job.scratch.clear();
-    job.scratch.resize(groups * 4 * L, [0; 8]);
+    job.scratch.resize(groups * per_group, [0; 8]);
     job.group_masks.clear();
     job.exceptional.clear();
     let sp = job.scratch.as_mut_ptr() as *mut __m512i;
-    let at = |g: usize, part: usize, k: usize| sp.add((g * 4 + part) * L + k);
+    let at = |g: usize, part: usize| sp.add(g * per_group + part * V::VECS);
 
-    let mut acc = [m.one; CHAINS];
+    let mut acc = [k.one; CHAINS];
     for g in 0..groups {
         let valid: __mmask8 = if 8 * g + 8 <= n {
             0xff
@@ -178,9 +563,9 @@ where
         };
         let boff = bucket_offsets(&job.idx[8 * g..], job.stride);
         let pbase = pts_base.wrapping_add(8 * g * pt_stride);
-        let axw = gather::<W>(job.slots, boff, 0, valid);
-        let pxw = gather::<W>(pbase, lane_offsets, px_off, valid);
-        let same = ifma::eq_words(&axw, &pxw) & valid;
+        let ax = V::gather(job.slots, boff, 0, valid);
+        let px = V::gather(pbase, lane_offsets, px_off, valid);
+        let same = ax.eq(&px) & valid;
         job.group_masks.push(same);
         let mut bits = same;
         while bits != 0 {
@@ -188,47 +573,27 @@ where
                 .push((8 * g + bits.trailing_zeros() as usize) as u32);
             bits &= bits - 1;
         }
-        let ax: Lanes<L> = ifma::split(&axw);
-        let px: Lanes<L> = ifma::split(&pxw);
-        let d = blend(same | !valid, &ifma::sub(&px, &ax, &m.p), &m.one);
+        let d = V::blend(same | !valid, &V::sub(&px, &ax, &k.p), &k.one);
         let c = g % CHAINS;
-        for k in 0..L {
-            _mm512_storeu_si512(at(g, 0, k), d[k]);
-            _mm512_storeu_si512(at(g, 1, k), acc[c][k]);
-            _mm512_storeu_si512(at(g, 2, k), ax[k]);
-            _mm512_storeu_si512(at(g, 3, k), px[k]);
-        }
-        acc[c] = ifma::mul(&acc[c], &d, &m);
+        d.store(at(g, 0));
+        acc[c].store(at(g, 1));
+        ax.store(at(g, 2));
+        px.store(at(g, 3));
+        acc[c] = V::mul(&acc[c], &d, &k);
     }
 
     // Invert the four chain products: combine them, invert the eight lanes with one
     // scalar inversion, and split the inverse back.
-    let a01 = ifma::mul(&acc[0], &acc[1], &m);
-    let a23 = ifma::mul(&acc[2], &acc[3], &m);
-    let total = ifma::mul(&a01, &a23, &m);
-    let lanes: [C::Base; 8] = ifma::store::<C::Base, W, L>(&total, &m);
-    let mut prefix = [C::Base::ONE; 8];
-    let mut run = C::Base::ONE;
-    for (p, t) in prefix.iter_mut().zip(lanes.iter()) {
-        *p = run;
-        run *= *t;
-    }
-    let mut inv_run = <C::Base as IfmaField<W, L>>::ifma_inverse_fixup(
-        run.inverse().expect("denominators are nonzero"),
-    );
-    let mut inv_lanes = [C::Base::ONE; 8];
-    for l in (0..8).rev() {
-        inv_lanes[l] = prefix[l] * inv_run;
-        inv_run *= lanes[l];
-    }
-    let inv_total: Lanes<L> = ifma::load::<C::Base, W, L>(&inv_lanes);
-    let inv01 = ifma::mul(&inv_total, &a23, &m);
-    let inv23 = ifma::mul(&inv_total, &a01, &m);
+    let a01 = V::mul(&acc[0], &acc[1], &k);
+    let a23 = V::mul(&acc[2], &acc[3], &k);
+    let inv_total = V::mul(&a01, &a23, &k).invert(&k);
+    let inv01 = V::mul(&inv_total, &a23, &k);
+    let inv23 = V::mul(&inv_total, &a01, &k);
     let mut inv = [
-        ifma::mul(&inv01, &acc[1], &m),
-        ifma::mul(&inv01, &acc[0], &m),
-        ifma::mul(&inv23, &acc[3], &m),
-        ifma::mul(&inv23, &acc[2], &m),
+        V::mul(&inv01, &acc[1], &k),
+        V::mul(&inv01, &acc[0], &k),
+        V::mul(&inv23, &acc[3], &k),
+        V::mul(&inv23, &acc[2], &k),
     ];
 
     for g in (0..groups).rev() {
@@ -238,28 +603,138 @@ where
             (1u8 << (n - 8 * g)) - 1
         };
         let write = valid & !job.group_masks[g];
-        let load = |part: usize| -> Lanes<L> {
-            core::array::from_fn(|k| _mm512_loadu_si512(at(g, part, k) as *const _))
-        };
-        let (d, prefix, ax, px) = (load(0), load(1), load(2), load(3));
         let c = g % CHAINS;
-        let dinv = ifma::mul(&inv[c], &prefix, &m);
-        inv[c] = ifma::mul(&inv[c], &d, &m);
+        let dinv = V::mul(&inv[c], &V::load(at(g, 1)), &k);
+        inv[c] = V::mul(&inv[c], &V::load(at(g, 0)), &k);
         if write == 0 {
             continue;
         }
+        let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
         let boff = bucket_offsets(&job.idx[8 * g..], job.stride);
         let pbase = pts_base.wrapping_add(8 * g * pt_stride);
-        let ay: Lanes<L> = ifma::split(&gather::<W>(job.slots, boff, job.y_offset, write));
-        let py: Lanes<L> = ifma::split(&gather::<W>(pbase, lane_offsets, py_off, write));
-        let lambda = ifma::mul(&ifma::sub(&py, &ay, &m.p), &dinv, &m);
+        let ay = V::gather(job.slots, boff, job.y_offset, write);
+        let py = V::gather(pbase, lane_offsets, py_off, write);
+        let lambda = V::mul(&V::sub(&py, &ay, &k.p), &dinv, &k);
         // x3 = λ² − x(A) − x(P) in (0, 4p); y3 = λ·(x(A) − x3) − y(A) in (0, 3p).
-        let x3 = sub2(&ifma::square(&lambda, &m), &ax, &px, &m.two_p);
-        let y3 = ifma::mul(&lambda, &ifma::sub(&ax, &x3, &m.four_p), &m);
-        let y3 = ifma::sub(&y3, &ay, &m.p);
-        let x3w: [__m512i; W] = ifma::join(&ifma::canonicalize(&x3, &m));
-        let y3w: [__m512i; W] = ifma::join(&ifma::canonicalize(&y3, &m));
-        scatter(job.slots, boff, 0, write, &x3w);
-        scatter(job.slots, boff, job.y_offset, write, &y3w);
+        let x3 = V::sub2(&V::square(&lambda, &k), &ax, &px, &k.two_p);
+        let y3 = V::mul(&lambda, &V::sub(&ax, &x3, &k.four_p), &k);
+        let y3 = V::sub(&y3, &ay, &k.p);
+        x3.scatter(&k, job.slots, boff, 0, write);
+        y3.scatter(&k, job.slots, boff, job.y_offset, write);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The lane types the flush uses, lane by lane against the scalar fields, including
+    //! the lazy input ranges the flush feeds them (up to `5p` per coefficient).
+    use super::*;
+    use fastzk_field::{bls12_381, bn254};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    const CASES: usize = 1000;
+
+    /// Loads eight scalar elements (IFMA form) into lanes through the gather path.
+    unsafe fn lanes<V: LaneField>(xs: &[V::Elem; 8]) -> V {
+        let base = xs.as_ptr() as *const u8;
+        let offs: [u64; 8] = core::array::from_fn(|l| (l * size_of::<V::Elem>()) as u64);
+        V::gather(base, _mm512_loadu_si512(offs.as_ptr() as *const _), 0, 0xff)
+    }
+
+    /// Stores lanes canonically through the scatter path.
+    unsafe fn back<V: LaneField>(v: &V, k: &Consts<V>) -> [V::Elem; 8] {
+        let mut out = [V::Elem::ZERO; 8];
+        let base = out.as_mut_ptr() as *mut u8;
+        let offs: [u64; 8] = core::array::from_fn(|l| (l * size_of::<V::Elem>()) as u64);
+        v.scatter(
+            k,
+            base,
+            _mm512_loadu_si512(offs.as_ptr() as *const _),
+            0,
+            0xff,
+        );
+        out
+    }
+
+    fn check<V: LaneField>(to: fn(V::Elem) -> V::Elem, from: fn(V::Elem) -> V::Elem, seed: u64) {
+        if !ifma::is_supported() {
+            eprintln!("skipped: this CPU has no AVX-512 IFMA");
+            return;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let edges = [V::Elem::ZERO, V::Elem::ONE, -V::Elem::ONE];
+        for case in 0..CASES {
+            let pick = |rng: &mut ChaCha8Rng, l: usize| {
+                if (case + l) % 4 == 0 {
+                    edges[(case / 4 + l) % edges.len()]
+                } else {
+                    V::Elem::random(rng)
+                }
+            };
+            let xs: [V::Elem; 8] = core::array::from_fn(|l| pick(&mut rng, l));
+            let ys: [V::Elem; 8] = core::array::from_fn(|l| pick(&mut rng, l + 1));
+            unsafe {
+                let k = V::consts();
+                let (a, b) = (lanes::<V>(&xs.map(to)), lanes::<V>(&ys.map(to)));
+                // Lazy operands as the flush makes them: a + 4p − b in (0, 5p).
+                let lazy = V::sub(&a, &b, &k.four_p);
+                let prod = back(&V::mul(&a, &b, &k), &k).map(from);
+                let lazy_prod = back(&V::mul(&lazy, &a, &k), &k).map(from);
+                let sq = back(&V::square(&a, &k), &k).map(from);
+                let diff = back(&V::sub2(&a, &b, &b, &k.two_p), &k).map(from);
+                let same = a.eq(&b);
+                for l in 0..8 {
+                    assert_eq!(prod[l], xs[l] * ys[l], "mul lane {l}");
+                    assert_eq!(lazy_prod[l], (xs[l] - ys[l]) * xs[l], "lazy mul lane {l}");
+                    assert_eq!(sq[l], xs[l].square(), "square lane {l}");
+                    assert_eq!(diff[l], xs[l] - ys[l] - ys[l], "sub2 lane {l}");
+                    assert_eq!(same & (1 << l) != 0, xs[l] == ys[l], "eq lane {l}");
+                }
+                if xs.iter().all(|x| !x.is_zero()) {
+                    let inv = back(&a.invert(&k), &k).map(from);
+                    for l in 0..8 {
+                        assert_eq!(inv[l] * xs[l], V::Elem::ONE, "invert lane {l}");
+                    }
+                }
+                // Scratch round trip.
+                let mut buf = vec![_mm512_setzero_si512(); V::VECS];
+                a.store(buf.as_mut_ptr());
+                assert_eq!(back(&V::load(buf.as_ptr()), &k).map(from), xs);
+            }
+        }
+    }
+
+    fn to2<Q: QuadExtConfig, const W: usize, const L: usize>(x: QuadExt<Q>) -> QuadExt<Q>
+    where
+        Q::Base: IfmaField<W, L>,
+    {
+        QuadExt::new(x.c0.to_ifma(), x.c1.to_ifma())
+    }
+    fn from2<Q: QuadExtConfig, const W: usize, const L: usize>(x: QuadExt<Q>) -> QuadExt<Q>
+    where
+        Q::Base: IfmaField<W, L>,
+    {
+        QuadExt::new(x.c0.from_ifma(), x.c1.from_ifma())
+    }
+
+    #[test]
+    fn bn254_fq_lanes() {
+        check::<Fq8<bn254::Fq, 4, 5>>(|x| x.to_ifma(), |x| x.from_ifma(), 1);
+    }
+
+    #[test]
+    fn bls12_381_fq_lanes() {
+        check::<Fq8<bls12_381::Fq, 6, 8>>(|x| x.to_ifma(), |x| x.from_ifma(), 2);
+    }
+
+    #[test]
+    fn bn254_fq2_lanes() {
+        check::<Fq2x8<bn254::Fq2Config, 4, 5>>(to2::<_, 4, 5>, from2::<_, 4, 5>, 3);
+    }
+
+    #[test]
+    fn bls12_381_fq2_lanes() {
+        check::<Fq2x8<bls12_381::Fq2Config, 6, 8>>(to2::<_, 6, 8>, from2::<_, 6, 8>, 4);
     }
 }
