@@ -337,3 +337,29 @@ pub fn msm_batch<C: MsmCurve>(
     }
     scalar_sets.iter().map(|s| msm(bases, s)).collect()
 }
+
+/// `(Σ kᵢ·Pᵢ, Σ kᵢ·Qᵢ)` for bases in two groups that share one scalar vector, as
+/// Groth16's B query needs (`B` in G1 and in G2 over the same witness). The scalars are
+/// converted and checked once and the two MSMs run side by side on the thread pool with
+/// the fast engine (the IFMA flush where available). Lengths must all agree.
+pub fn msm_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(
+    bases_g1: &[Affine<G1>],
+    bases_g2: &[Affine<G2>],
+    scalars: &[G1::Scalar],
+) -> Result<(Jacobian<G1>, Jacobian<G2>), MsmError> {
+    for n in [bases_g1.len(), bases_g2.len()] {
+        if n != scalars.len() {
+            return Err(MsmError::LengthMismatch {
+                bases: n,
+                scalars: scalars.len(),
+            });
+        }
+    }
+    let limbs: Vec<[u64; 4]> = scalars.par_iter().map(G1::scalar_limbs).collect();
+    let opts = FastOptions::default();
+    let (a, b) = rayon::join(
+        || fast::msm_fast_limbs(bases_g1, &limbs, &opts, &mut fast::FastReport::default()),
+        || fast::msm_fast_limbs(bases_g2, &limbs, &opts, &mut fast::FastReport::default()),
+    );
+    Ok((Jacobian::from(a), Jacobian::from(b)))
+}

@@ -133,3 +133,42 @@ fn bn254_g2_simd_matches_scalar() {
 fn bls12_381_g2_simd_matches_scalar() {
     check::<bls12_381::G2Config>(14);
 }
+
+#[test]
+fn pair_msm_matches_two_msms() {
+    fn check<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for n in [0, 1, 9, 700] {
+            let p = points::<G1>(n, &mut rng);
+            let q = points::<G2>(n, &mut rng);
+            let ks: Vec<G1::Scalar> = (0..n)
+                .map(|i| match i % 4 {
+                    0 => G1::Scalar::ZERO,
+                    1 => G1::Scalar::ONE,
+                    _ => G1::Scalar::random(&mut rng),
+                })
+                .collect();
+            let (a, b) = fastzk_msm::msm_pair(&p, &q, &ks).expect("lengths");
+            let naive = MsmConfig::engine(Engine::Naive);
+            assert_eq!(
+                a,
+                msm_with(&p, &ks, &naive).unwrap().result,
+                "G1 part, n = {n}"
+            );
+            assert_eq!(
+                b,
+                msm_with(&q, &ks, &naive).unwrap().result,
+                "G2 part, n = {n}"
+            );
+        }
+        let p = points::<G1>(3, &mut rng);
+        let q = points::<G2>(2, &mut rng);
+        let ks = vec![G1::Scalar::ONE; 3];
+        assert!(
+            fastzk_msm::msm_pair(&p, &q, &ks).is_err(),
+            "length mismatch"
+        );
+    }
+    check::<bn254::G1Config, bn254::G2Config>(21);
+    check::<bls12_381::G1Config, bls12_381::G2Config>(22);
+}
