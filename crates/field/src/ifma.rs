@@ -58,6 +58,12 @@ pub struct IfmaModulus<const W: usize, const L: usize> {
     pub one: [u64; L],
     /// `52L − 64W`.
     pub shift: u32,
+    /// `2^(shift + 52L) mod p`: the Montgomery product of a scalar-form integer with it
+    /// is the IFMA form.
+    pub to_factor: [u64; L],
+    /// `2^(64W) mod p`: the Montgomery product of an IFMA-form integer with it is the
+    /// scalar form.
+    pub from_factor: [u64; L],
 }
 
 const fn to_radix52<const W: usize, const L: usize>(w: &[u64; W]) -> [u64; L] {
@@ -163,6 +169,8 @@ impl<const W: usize, const L: usize> IfmaModulus<W, L> {
             n0: inv.wrapping_neg() & MASK,
             one: to_radix52::<W, L>(&pow2_mod::<W>(LIMB_BITS * L, &p)),
             shift: (LIMB_BITS * L - 64 * W) as u32,
+            to_factor: to_radix52::<W, L>(&pow2_mod::<W>(2 * LIMB_BITS * L - 64 * W, &p)),
+            from_factor: to_radix52::<W, L>(&pow2_mod::<W>(64 * W, &p)),
         }
     }
 }
@@ -277,6 +285,8 @@ pub struct VecModulus<const L: usize> {
     pub four_p: Lanes<L>,
     pub one: Lanes<L>,
     pub n0: __m512i,
+    pub to_factor: Lanes<L>,
+    pub from_factor: Lanes<L>,
 }
 
 impl<const L: usize> VecModulus<L> {
@@ -290,6 +300,8 @@ impl<const L: usize> VecModulus<L> {
             four_p: splat(&m.four_p),
             one: splat(&m.one),
             n0: _mm512_set1_epi64(m.n0 as i64),
+            to_factor: splat(&m.to_factor),
+            from_factor: splat(&m.from_factor),
         }
     }
 }

@@ -97,6 +97,14 @@ fn check_field<F: IfmaField<W, L>, const W: usize, const L: usize>(seed: u64) {
         }
         // The IFMA form of one is what `one` holds.
         assert_eq!(back(&m.one), [F::ONE; 8]);
+        // Conversion by one product with the factors.
+        for x in xs.iter().take(200) {
+            let raw = ifma::load::<F, W, L>(x);
+            let to = ifma::store::<F, W, L>(&ifma::mul(&raw, &m.to_factor, &m), &m);
+            assert_eq!(to, x.map(|e| e.to_ifma()), "to_factor");
+            let from = ifma::store::<F, W, L>(&ifma::mul(&raw, &m.from_factor, &m), &m);
+            assert_eq!(from, x.map(|e| e.from_ifma()), "from_factor");
+        }
     }
 }
 

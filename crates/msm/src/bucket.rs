@@ -60,6 +60,9 @@ pub struct BucketAcc<C: CurveConfig> {
     scratch: Vec<[u64; 8]>,
     group_masks: Vec<u8>,
     exceptional: Vec<u32>,
+    /// With a kernel: the slots have been converted back to the usual form (after
+    /// [`reduce`](Self::reduce); [`reset`](Self::reset) clears it).
+    slots_standard: bool,
 }
 
 impl<C: CurveConfig> BucketAcc<C> {
@@ -86,6 +89,7 @@ impl<C: CurveConfig> BucketAcc<C> {
             scratch: Vec::new(),
             group_masks: Vec::new(),
             exceptional: Vec::new(),
+            slots_standard: false,
         }
     }
 
@@ -160,6 +164,7 @@ impl<C: CurveConfig> BucketAcc<C> {
 
     #[inline(always)]
     fn push(&mut self, b: usize, p: &Affine<C>) {
+        debug_assert!(!self.slots_standard, "add after reduce needs reset first");
         if self.state[b] == EMPTY {
             self.state[b] = FULL;
             *self.slot_mut(b) = Slot { x: p.x, y: p.y };
@@ -225,7 +230,7 @@ impl<C: CurveConfig> BucketAcc<C> {
         // SAFETY: the kernel exists only where the CPU has AVX-512 IFMA; every index in
         // `batch_idx` is a bucket below `n` (so inside `slots`), and the indices are
         // padded to a multiple of eight.
-        unsafe { (kernel.flush)(&mut job) };
+        unsafe { kernel.run_flush(&mut job) };
         self.batch_idx.truncate(n);
         for &b in &self.batch_idx {
             self.state[b as usize] = FULL;
@@ -303,8 +308,10 @@ impl<C: CurveConfig> BucketAcc<C> {
         } else {
             let s = self.slot(b);
             match self.kernel {
-                Some(k) => Affine::new_unchecked((k.from_ifma)(s.x), (k.from_ifma)(s.y)),
-                None => Affine::new_unchecked(s.x, s.y),
+                Some(k) if !self.slots_standard => {
+                    Affine::new_unchecked(k.coord_from_ifma(s.x), k.coord_from_ifma(s.y))
+                }
+                _ => Affine::new_unchecked(s.x, s.y),
             }
         }
     }
@@ -323,6 +330,20 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// `Σ_b (b+1)·bucket_b` by the running-sum method (BDLO12), after `finish`.
     pub fn reduce(&mut self) -> Xyzz<C> {
         self.finish();
+        if let (Some(k), false) = (self.kernel, self.slots_standard) {
+            // SAFETY: `slots` holds `n` slots of two coordinates at these offsets.
+            unsafe {
+                k.convert_raw(
+                    self.slots.as_mut_ptr() as *mut u8,
+                    std::mem::size_of::<Slot<C::Base>>(),
+                    self.n,
+                    std::mem::offset_of!(Slot<C::Base>, x),
+                    std::mem::offset_of!(Slot<C::Base>, y),
+                    false,
+                )
+            };
+            self.slots_standard = true;
+        }
         let mut running = Xyzz::<C>::identity();
         let mut total = Xyzz::<C>::identity();
         let has_overflow = !self.overflow.is_empty();
@@ -342,6 +363,8 @@ impl<C: CurveConfig> BucketAcc<C> {
     pub fn reset(&mut self) {
         self.finish();
         self.state.fill(EMPTY);
+        // Every slot is empty now, so whatever form they hold no longer matters.
+        self.slots_standard = false;
         if !self.overflow.is_empty() {
             self.overflow.fill(Xyzz::identity());
         }

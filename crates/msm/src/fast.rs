@@ -156,7 +156,10 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
     let converted: Vec<Affine<C>>;
     let points = match kernel {
         Some(k) => {
-            converted = points.par_iter().map(|p| k.point_to_ifma(p)).collect();
+            let mut pts = points.to_vec();
+            pts.par_chunks_mut(4096)
+                .for_each(|c| k.convert_points(c, true));
+            converted = pts;
             &converted[..]
         }
         None => points,

@@ -27,6 +27,8 @@ use fastzk_field::{Field, QuadExt, QuadExtConfig};
 /// Entry points of the eight-lane flush for one group.
 pub struct SimdKernel<C: CurveConfig> {
     pub(crate) flush: unsafe fn(&mut FlushJob<'_, C>),
+    /// `(base, stride, count, x_offset, y_offset, to_ifma)`: converts records in place.
+    convert: unsafe fn(*mut u8, usize, usize, usize, usize, bool),
     pub(crate) to_ifma: fn(C::Base) -> C::Base,
     pub(crate) from_ifma: fn(C::Base) -> C::Base,
 }
@@ -40,6 +42,7 @@ impl<C: CurveConfig> SimdKernel<C> {
     {
         ifma::is_supported().then_some(Self {
             flush: flush::<C, Fq8<C::Base, W, L>>,
+            convert: convert::<Fq8<C::Base, W, L>>,
             to_ifma: <C::Base as IfmaField<W, L>>::to_ifma,
             from_ifma: <C::Base as IfmaField<W, L>>::from_ifma,
         })
@@ -54,6 +57,7 @@ impl<C: CurveConfig> SimdKernel<C> {
         assert!(Q::NONRESIDUE_IS_MINUS_ONE, "the Fq2 lanes assume u² = −1");
         ifma::is_supported().then_some(Self {
             flush: flush::<C, Fq2x8<Q, W, L>>,
+            convert: convert::<Fq2x8<Q, W, L>>,
             to_ifma: |x| {
                 QuadExt::new(
                     <Q::Base as IfmaField<W, L>>::to_ifma(x.c0),
@@ -88,6 +92,55 @@ impl<C: CurveConfig> SimdKernel<C> {
             infinity: p.infinity,
         }
     }
+
+    /// Runs the flush.
+    ///
+    /// # Safety
+    /// As [`FlushJob`] describes: `slots` holds every bucket named in `idx`, and `idx`
+    /// is padded to whole groups of eight.
+    pub(crate) unsafe fn run_flush(&self, job: &mut FlushJob<'_, C>) {
+        (self.flush)(job)
+    }
+
+    /// One coordinate back from IFMA form.
+    #[inline]
+    pub(crate) fn coord_from_ifma(&self, x: C::Base) -> C::Base {
+        (self.from_ifma)(x)
+    }
+
+    /// [`point_to_ifma`](Self::point_to_ifma) (`to_ifma`) or its inverse on a slice,
+    /// eight points per product.
+    pub fn convert_points(&self, pts: &mut [Affine<C>], to_ifma: bool) {
+        // SAFETY: a kernel exists only where the CPU has AVX-512 IFMA; the records are
+        // the slice's own points.
+        unsafe {
+            (self.convert)(
+                pts.as_mut_ptr() as *mut u8,
+                size_of::<Affine<C>>(),
+                pts.len(),
+                offset_of!(Affine<C>, x),
+                offset_of!(Affine<C>, y),
+                to_ifma,
+            )
+        }
+    }
+
+    /// Converts `count` records of two coordinates at `base + i·stride` in place.
+    ///
+    /// # Safety
+    /// Every record `i < count` must be valid, writable memory holding two `C::Base`
+    /// values at `x_offset` and `y_offset`.
+    pub(crate) unsafe fn convert_raw(
+        &self,
+        base: *mut u8,
+        stride: usize,
+        count: usize,
+        x_offset: usize,
+        y_offset: usize,
+        to_ifma: bool,
+    ) {
+        (self.convert)(base, stride, count, x_offset, y_offset, to_ifma)
+    }
 }
 
 /// One batch for [`SimdKernel::flush`].
@@ -116,6 +169,8 @@ pub(crate) struct Consts<V: LaneField> {
     p: V,
     two_p: V,
     four_p: V,
+    to_factor: V,
+    from_factor: V,
     m: V::Mod,
 }
 
@@ -249,6 +304,8 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W,
             p: Self::new(m.p),
             two_p: Self::new(m.two_p),
             four_p: Self::new(m.four_p),
+            to_factor: Self::new(m.to_factor),
+            from_factor: Self::new(m.from_factor),
             m,
         }
     }
@@ -390,6 +447,8 @@ where
             p: Self::new(m.p, m.p),
             two_p: Self::new(m.two_p, m.two_p),
             four_p: Self::new(m.four_p, m.four_p),
+            to_factor: Self::new(m.to_factor, zero),
+            from_factor: Self::new(m.from_factor, zero),
             m,
         }
     }
@@ -520,6 +579,34 @@ where
             core::array::from_fn(|k| _mm512_loadu_si512(src.add(k) as *const _)),
             core::array::from_fn(|k| _mm512_loadu_si512(src.add(L + k) as *const _)),
         )
+    }
+}
+
+/// In-place conversion of records to or from IFMA form (one product by a constant).
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn convert<V: LaneField>(
+    base: *mut u8,
+    stride: usize,
+    count: usize,
+    x_offset: usize,
+    y_offset: usize,
+    to_ifma: bool,
+) {
+    let k = V::consts();
+    let factor = if to_ifma { k.to_factor } else { k.from_factor };
+    let lane_offsets: [u64; 8] = core::array::from_fn(|l| (l * stride) as u64);
+    let lane_offsets = _mm512_loadu_si512(lane_offsets.as_ptr() as *const _);
+    for g in 0..count.div_ceil(8) {
+        let mask: __mmask8 = if 8 * g + 8 <= count {
+            0xff
+        } else {
+            (1u8 << (count - 8 * g)) - 1
+        };
+        let b = base.wrapping_add(8 * g * stride);
+        for off in [x_offset, y_offset] {
+            let v = V::gather(b, lane_offsets, off, mask);
+            V::mul(&v, &factor, &k).scatter(&k, b, lane_offsets, off, mask);
+        }
     }
 }
 

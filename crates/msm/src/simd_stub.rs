@@ -1,29 +1,47 @@
-//! No eight-lane flush off x86-64: the type exists so signatures are the same, but no
-//! value of it is ever made.
+//! No eight-lane flush off x86-64: the type exists so signatures are the same, but it
+//! has no values (it holds an `Infallible`), so none of this code can run.
+
+use core::convert::Infallible;
+use core::marker::PhantomData;
 
 use fastzk_curve::{Affine, CurveConfig};
 
-/// Never constructed on this architecture.
+/// Uninhabited on this architecture.
 pub struct SimdKernel<C: CurveConfig> {
-    pub(crate) flush: unsafe fn(&mut FlushJob<'_, C>),
-    pub(crate) to_ifma: fn(C::Base) -> C::Base,
-    pub(crate) from_ifma: fn(C::Base) -> C::Base,
+    never: Infallible,
+    _c: PhantomData<C>,
 }
 
 impl<C: CurveConfig> SimdKernel<C> {
-    pub fn point_to_ifma(&self, p: &Affine<C>) -> Affine<C> {
-        Affine {
-            x: (self.to_ifma)(p.x),
-            y: (self.to_ifma)(p.y),
-            infinity: p.infinity,
-        }
+    /// # Safety
+    /// Never callable: the type has no values.
+    pub(crate) unsafe fn run_flush(&self, _job: &mut FlushJob<'_, C>) {
+        match self.never {}
     }
-    pub fn point_from_ifma(&self, p: &Affine<C>) -> Affine<C> {
-        Affine {
-            x: (self.from_ifma)(p.x),
-            y: (self.from_ifma)(p.y),
-            infinity: p.infinity,
-        }
+    pub(crate) fn coord_from_ifma(&self, _x: C::Base) -> C::Base {
+        match self.never {}
+    }
+    pub fn point_to_ifma(&self, _p: &Affine<C>) -> Affine<C> {
+        match self.never {}
+    }
+    pub fn point_from_ifma(&self, _p: &Affine<C>) -> Affine<C> {
+        match self.never {}
+    }
+    pub fn convert_points(&self, _pts: &mut [Affine<C>], _to_ifma: bool) {
+        match self.never {}
+    }
+    /// # Safety
+    /// Never callable: the type has no values.
+    pub(crate) unsafe fn convert_raw(
+        &self,
+        _: *mut u8,
+        _: usize,
+        _: usize,
+        _: usize,
+        _: usize,
+        _: bool,
+    ) {
+        match self.never {}
     }
 }
 
