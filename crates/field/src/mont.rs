@@ -74,6 +74,7 @@ pub trait MontConfig<const N: usize>:
 /// `x & mask` with a mask from a borrow back into a branch, which mispredicts half the
 /// time on random operands.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
 fn opaque(mut x: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: no instructions (only a comment naming the register); nothing changes.

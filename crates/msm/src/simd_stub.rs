@@ -13,6 +13,15 @@ pub struct SimdKernel<C: CurveConfig> {
 }
 
 impl<C: CurveConfig> SimdKernel<C> {
+    /// No IFMA off x86-64.
+    pub fn new<const W: usize, const L: usize>() -> Option<Self> {
+        None
+    }
+    /// No IFMA off x86-64.
+    pub fn new_quadratic<Q: fastzk_field::QuadExtConfig, const W: usize, const L: usize>(
+    ) -> Option<Self> {
+        None
+    }
     /// # Safety
     /// Never callable: the type has no values.
     pub(crate) unsafe fn run_flush(&self, _job: &mut FlushJob<'_, C>) {
@@ -45,6 +54,7 @@ impl<C: CurveConfig> SimdKernel<C> {
     }
 }
 
+#[allow(dead_code)] // built by the accumulator, read by no kernel here
 pub(crate) struct FlushJob<'a, C: CurveConfig> {
     pub slots: *mut u8,
     pub stride: usize,
