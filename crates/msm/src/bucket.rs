@@ -29,6 +29,9 @@ const EMPTY: u8 = 0;
 const FULL: u8 = 1;
 const IN_BATCH: u8 = 2;
 
+/// Top bit of a batch or queue entry's bucket index: the point is to be subtracted.
+const NEG: u32 = 1 << 31;
+
 /// Hints the cache to fetch the line at `p` (a no-op off x86-64).
 #[inline(always)]
 fn prefetch<T>(p: *const T) {
@@ -48,8 +51,14 @@ pub struct BucketAcc<C: CurveConfig> {
     n: usize,
     state: Vec<u8>,
     overflow: Vec<Xyzz<C>>,
+    /// Bucket of each batch entry (with [`NEG`] in kernel mode).
     batch_idx: Vec<u32>,
+    /// Points of the batch (scalar mode, already negated where needed).
     batch_pts: Vec<Affine<C>>,
+    /// Points of the batch in kernel mode: groups of eight, coordinates word-major
+    /// (`soa[(g·2w + i)·8 + lane]`, `w` words per coordinate, `x` then `y`), so the
+    /// kernel loads them without gathers.
+    soa: Vec<u64>,
     prefix: Vec<C::Base>,
     queue: Vec<(u32, Affine<C>)>,
     spare: Vec<(u32, Affine<C>)>,
@@ -78,8 +87,9 @@ impl<C: CurveConfig> BucketAcc<C> {
             n: n_buckets,
             state: vec![EMPTY; n_buckets],
             overflow: Vec::new(),
-            batch_idx: Vec::with_capacity(batch_size),
+            batch_idx: Vec::with_capacity(batch_size + 8),
             batch_pts: Vec::with_capacity(batch_size),
+            soa: Vec::new(),
             prefix: Vec::with_capacity(batch_size),
             queue: Vec::with_capacity(batch_size),
             spare: Vec::with_capacity(batch_size),
@@ -103,6 +113,8 @@ impl<C: CurveConfig> BucketAcc<C> {
     ) -> Self {
         let mut acc = Self::new(n_buckets, batch_size);
         acc.kernel = Some(kernel);
+        acc.batch_pts = Vec::new();
+        acc.soa = vec![0; acc.batch_size.next_multiple_of(8) * 2 * Self::WORDS];
         acc
     }
 
@@ -118,6 +130,49 @@ impl<C: CurveConfig> BucketAcc<C> {
 
     pub fn n_buckets(&self) -> usize {
         self.n
+    }
+
+    /// 64-bit words in one coordinate.
+    const WORDS: usize = std::mem::size_of::<C::Base>() / 8;
+
+    /// Writes batch entry `j`'s point into the kernel's word-major buffer.
+    #[inline(always)]
+    fn write_soa(&mut self, j: usize, p: &Affine<C>) {
+        let w = Self::WORDS;
+        let (g, lane) = (j / 8, j % 8);
+        let base = g * 2 * w * 8 + lane;
+        let x = &p.x as *const C::Base as *const u64;
+        let y = &p.y as *const C::Base as *const u64;
+        for i in 0..w {
+            // SAFETY: kernel mode only runs for coordinate types that are plain arrays of
+            // u64 limbs (prime fields and their quadratic extensions), `w` words long.
+            unsafe {
+                self.soa[base + i * 8] = x.add(i).read_unaligned();
+                self.soa[base + (w + i) * 8] = y.add(i).read_unaligned();
+            }
+        }
+    }
+
+    /// Batch entry `j`'s point (with its sign applied) back from the word-major buffer.
+    fn read_soa(&self, j: usize) -> Affine<C> {
+        let w = Self::WORDS;
+        let (g, lane) = (j / 8, j % 8);
+        let base = g * 2 * w * 8 + lane;
+        let mut p = Affine::<C>::new_unchecked(C::Base::ZERO, C::Base::ZERO);
+        let x = &mut p.x as *mut C::Base as *mut u64;
+        let y = &mut p.y as *mut C::Base as *mut u64;
+        for i in 0..w {
+            // SAFETY: as in `write_soa`; the words were written from a valid coordinate.
+            unsafe {
+                x.add(i).write_unaligned(self.soa[base + i * 8]);
+                y.add(i).write_unaligned(self.soa[base + (w + i) * 8]);
+            }
+        }
+        if self.batch_idx[j] & NEG != 0 {
+            -p
+        } else {
+            p
+        }
     }
 
     #[inline(always)]
@@ -144,18 +199,27 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// Adds `p` into bucket `b`.
     #[inline]
     pub fn add(&mut self, b: usize, p: &Affine<C>) {
+        self.add_signed(b, p, false);
+    }
+
+    /// Adds `p`, or `−p` when `negate`, into bucket `b` (`b < 2^31`). In kernel mode the
+    /// negation happens on eight lanes inside the flush.
+    #[inline]
+    pub fn add_signed(&mut self, b: usize, p: &Affine<C>, negate: bool) {
         if p.infinity {
             return;
         }
+        debug_assert!(b < NEG as usize);
         if self.state[b] == IN_BATCH {
             if self.queue.len() < self.queue_cap {
-                self.queue.push((b as u32, *p));
+                self.queue
+                    .push((b as u32 | if negate { NEG } else { 0 }, *p));
             } else {
-                self.overflow_add(b, p);
+                self.overflow_add(b, &if negate { -*p } else { *p });
             }
             return;
         }
-        self.push(b, p);
+        self.push(b, p, negate);
         if self.batch_idx.len() >= self.batch_size {
             self.flush();
             self.drain_queue();
@@ -163,30 +227,36 @@ impl<C: CurveConfig> BucketAcc<C> {
     }
 
     #[inline(always)]
-    fn push(&mut self, b: usize, p: &Affine<C>) {
+    fn push(&mut self, b: usize, p: &Affine<C>, negate: bool) {
         debug_assert!(!self.slots_standard, "add after reduce needs reset first");
         if self.state[b] == EMPTY {
             self.state[b] = FULL;
-            *self.slot_mut(b) = Slot { x: p.x, y: p.y };
+            let y = if negate { -p.y } else { p.y };
+            *self.slot_mut(b) = Slot { x: p.x, y };
             return;
         }
         self.state[b] = IN_BATCH;
         // The bucket is read only when the batch is flushed: fetch it meanwhile.
         prefetch(self.slot(b));
-        self.batch_idx.push(b as u32);
-        self.batch_pts.push(*p);
+        if self.kernel.is_some() {
+            self.write_soa(self.batch_idx.len(), p);
+            self.batch_idx.push(b as u32 | if negate { NEG } else { 0 });
+        } else {
+            self.batch_idx.push(b as u32);
+            self.batch_pts.push(if negate { -*p } else { *p });
+        }
     }
 
     /// Re-offers queued points; those that conflict again go to the overflow buckets.
     fn drain_queue(&mut self) {
         let mut q = std::mem::take(&mut self.spare);
         std::mem::swap(&mut q, &mut self.queue);
-        for (b, p) in q.iter() {
-            let b = *b as usize;
+        for (e, p) in q.iter() {
+            let (b, negate) = ((e & !NEG) as usize, e & NEG != 0);
             if self.state[b] == IN_BATCH {
-                self.overflow_add(b, p);
+                self.overflow_add(b, &if negate { -*p } else { *p });
             } else {
-                self.push(b, p);
+                self.push(b, p, negate);
                 if self.batch_idx.len() >= self.batch_size {
                     self.flush();
                 }
@@ -218,11 +288,13 @@ impl<C: CurveConfig> BucketAcc<C> {
         self.batch_idx
             .extend(std::iter::repeat_n(self.batch_idx[0], pad));
         let mut job = FlushJob {
+            group: std::marker::PhantomData,
             slots: self.slots.as_mut_ptr() as *mut u8,
             stride: std::mem::size_of::<Slot<C::Base>>(),
             y_offset: std::mem::offset_of!(Slot<C::Base>, y),
             idx: &self.batch_idx,
-            pts: &self.batch_pts,
+            n,
+            soa: &self.soa,
             scratch: &mut self.scratch,
             group_masks: &mut self.group_masks,
             exceptional: &mut self.exceptional,
@@ -233,14 +305,14 @@ impl<C: CurveConfig> BucketAcc<C> {
         unsafe { kernel.run_flush(&mut job) };
         self.batch_idx.truncate(n);
         for &b in &self.batch_idx {
-            self.state[b as usize] = FULL;
+            self.state[(b & !NEG) as usize] = FULL;
         }
         // Doublings and cancellations: the bucket keeps its point, the new point goes
         // to the projective overflow bucket.
         let exceptional = std::mem::take(&mut self.exceptional);
         for &j in &exceptional {
-            let p = self.batch_pts[j as usize];
-            self.overflow_add(self.batch_idx[j as usize] as usize, &p);
+            let p = self.read_soa(j as usize);
+            self.overflow_add((self.batch_idx[j as usize] & !NEG) as usize, &p);
         }
         self.exceptional = exceptional;
         self.batch_idx.clear();

@@ -191,10 +191,8 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
             };
             for (i, p) in points.iter().enumerate().take(end).skip(start) {
                 let d = rec.digit(i, w as u32);
-                if d > 0 {
-                    acc.add((d - 1) as usize, p);
-                } else if d < 0 {
-                    acc.add((-d - 1) as usize, &-*p);
+                if d != 0 {
+                    acc.add_signed((d.unsigned_abs() - 1) as usize, p, d < 0);
                 }
             }
             (w, acc.reduce())

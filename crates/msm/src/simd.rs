@@ -145,14 +145,19 @@ impl<C: CurveConfig> SimdKernel<C> {
 
 /// One batch for [`SimdKernel::flush`].
 pub(crate) struct FlushJob<'a, C: CurveConfig> {
+    pub group: PhantomData<C>,
     /// Bucket storage: bucket `b`'s `x` at `slots + b·stride`, `y` at `+ y_offset`.
     pub slots: *mut u8,
     pub stride: usize,
     pub y_offset: usize,
-    /// Bucket of each entry, padded with valid indices to a multiple of 8.
+    /// Bucket of each entry, top bit set where the point is subtracted, padded with
+    /// valid indices to a multiple of 8.
     pub idx: &'a [u32],
-    /// Point of each entry (IFMA form), `n` of them.
-    pub pts: &'a [Affine<C>],
+    /// Number of entries.
+    pub n: usize,
+    /// Points of the entries (IFMA form) in groups of eight, word-major:
+    /// `soa[(g·2w + i)·8 + lane]` for word `i` of `x` (`i < w`) then of `y`.
+    pub soa: &'a [u64],
     pub scratch: &'a mut Vec<[u64; 8]>,
     pub group_masks: &'a mut Vec<u8>,
     /// Output: entries whose bucket and point share `x`, left for the caller.
@@ -165,6 +170,7 @@ const CHAINS: usize = 4;
 /// Multiples of `p` (and one) broadcast as lane values, and the multiplier's constants.
 #[derive(Clone, Copy)]
 pub(crate) struct Consts<V: LaneField> {
+    zero: V,
     one: V,
     p: V,
     two_p: V,
@@ -215,6 +221,9 @@ pub(crate) trait LaneField: Copy {
     unsafe fn invert(&self, k: &Consts<Self>) -> Self;
     unsafe fn store(&self, dst: *mut __m512i);
     unsafe fn load(src: *const __m512i) -> Self;
+    /// Eight elements from word-major memory: vector `i` holds 64-bit word `i` of the
+    /// element's memory layout for all lanes.
+    unsafe fn from_words(src: *const __m512i) -> Self;
 }
 
 #[inline]
@@ -300,6 +309,7 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W,
     unsafe fn consts() -> Consts<Self> {
         let m = modulus::<F, W, L>();
         Consts {
+            zero: Self::new([_mm512_setzero_si512(); L]),
             one: Self::new(m.one),
             p: Self::new(m.p),
             two_p: Self::new(m.two_p),
@@ -387,6 +397,12 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W,
             _mm512_loadu_si512(src.add(k) as *const _)
         }))
     }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn from_words(src: *const __m512i) -> Self {
+        let w: [__m512i; W] = core::array::from_fn(|i| _mm512_loadu_si512(src.add(i) as *const _));
+        Self::new(ifma::split(&w))
+    }
 }
 
 /// Inverses of eight nonzero elements in punned IFMA form with one inversion; `fixup`
@@ -443,6 +459,7 @@ where
         let m = modulus::<Q::Base, W, L>();
         let zero = [_mm512_setzero_si512(); L];
         Consts {
+            zero: Self::new(zero, zero),
             one: Self::new(m.one, zero),
             p: Self::new(m.p, m.p),
             two_p: Self::new(m.two_p, m.two_p),
@@ -580,6 +597,19 @@ where
             core::array::from_fn(|k| _mm512_loadu_si512(src.add(L + k) as *const _)),
         )
     }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn from_words(src: *const __m512i) -> Self {
+        let (o0, o1) = (
+            offset_of!(QuadExt<Q>, c0) / 8,
+            offset_of!(QuadExt<Q>, c1) / 8,
+        );
+        let w0: [__m512i; W] =
+            core::array::from_fn(|i| _mm512_loadu_si512(src.add(o0 + i) as *const _));
+        let w1: [__m512i; W] =
+            core::array::from_fn(|i| _mm512_loadu_si512(src.add(o1 + i) as *const _));
+        Self::new(ifma::split(&w0), ifma::split(&w1))
+    }
 }
 
 /// In-place conversion of records to or from IFMA form (one product by a constant).
@@ -610,27 +640,31 @@ unsafe fn convert<V: LaneField>(
     }
 }
 
-/// Byte offsets of eight consecutive buckets' slots.
+/// Byte offsets of eight consecutive entries' bucket slots, and the lanes whose point
+/// is subtracted (top bit of the index).
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn bucket_offsets(idx: &[u32], stride: usize) -> __m512i {
+unsafe fn bucket_offsets(idx: &[u32], stride: usize) -> (__m512i, __mmask8) {
     let i = _mm512_cvtepu32_epi64(_mm256_loadu_si256(idx.as_ptr() as *const __m256i));
-    _mm512_mul_epu32(i, _mm512_set1_epi64(stride as i64))
+    let sign = _mm512_set1_epi64(1 << 31);
+    let neg = _mm512_test_epi64_mask(i, sign);
+    let b = _mm512_andnot_si512(sign, i);
+    (_mm512_mul_epu32(b, _mm512_set1_epi64(stride as i64)), neg)
 }
 
 /// The flush. Safety: the CPU supports AVX-512F and IFMA; `slots` holds every bucket
 /// named in `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
-    let n = job.pts.len();
+    let n = job.n;
     let groups = n.div_ceil(8);
-    debug_assert!(job.idx.len() >= 8 * groups);
+    let words = size_of::<C::Base>() / 8;
+    assert!(job.idx.len() >= 8 * groups && job.soa.len() >= groups * 2 * words * 8);
     let k = V::consts();
-    let pt_stride = size_of::<Affine<C>>();
-    let (px_off, py_off) = (offset_of!(Affine<C>, x), offset_of!(Affine<C>, y));
-    let lane_offsets: [u64; 8] = core::array::from_fn(|l| (l * pt_stride) as u64);
-    let lane_offsets = _mm512_loadu_si512(lane_offsets.as_ptr() as *const _);
-    let pts_base = job.pts.as_ptr() as *const u8;
+    // Word-major points: group g's x words start at vector g·2w, its y words w later.
+    let soa = job.soa.as_ptr() as *const __m512i;
+    let point_x = |g: usize| soa.add(g * 2 * words);
+    let point_y = |g: usize| soa.add(g * 2 * words + words);
 
     // Per group: d, prefix, x(A), x(P), each V::VECS vectors.
     let per_group = 4 * V::VECS;
@@ -648,10 +682,9 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
         } else {
             (1u8 << (n - 8 * g)) - 1
         };
-        let boff = bucket_offsets(&job.idx[8 * g..], job.stride);
-        let pbase = pts_base.wrapping_add(8 * g * pt_stride);
+        let (boff, _) = bucket_offsets(&job.idx[8 * g..], job.stride);
         let ax = V::gather(job.slots, boff, 0, valid);
-        let px = V::gather(pbase, lane_offsets, px_off, valid);
+        let px = V::from_words(point_x(g));
         let same = ax.eq(&px) & valid;
         job.group_masks.push(same);
         let mut bits = same;
@@ -697,10 +730,11 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
             continue;
         }
         let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
-        let boff = bucket_offsets(&job.idx[8 * g..], job.stride);
-        let pbase = pts_base.wrapping_add(8 * g * pt_stride);
+        let (boff, negate) = bucket_offsets(&job.idx[8 * g..], job.stride);
         let ay = V::gather(job.slots, boff, job.y_offset, write);
-        let py = V::gather(pbase, lane_offsets, py_off, write);
+        let py = V::from_words(point_y(g));
+        // Subtracted points: −y = p − y (below 2p, as the arithmetic allows).
+        let py = V::blend(negate, &py, &V::sub(&k.p, &py, &k.zero));
         let lambda = V::mul(&V::sub(&py, &ay, &k.p), &dinv, &k);
         // x3 = λ² − x(A) − x(P) in (0, 4p); y3 = λ·(x(A) − x3) − y(A) in (0, 3p).
         let x3 = V::sub2(&V::square(&lambda, &k), &ax, &px, &k.two_p);

@@ -56,11 +56,13 @@ impl<C: CurveConfig> SimdKernel<C> {
 
 #[allow(dead_code)] // built by the accumulator, read by no kernel here
 pub(crate) struct FlushJob<'a, C: CurveConfig> {
+    pub group: PhantomData<C>,
     pub slots: *mut u8,
     pub stride: usize,
     pub y_offset: usize,
     pub idx: &'a [u32],
-    pub pts: &'a [Affine<C>],
+    pub n: usize,
+    pub soa: &'a [u64],
     pub scratch: &'a mut Vec<[u64; 8]>,
     pub group_masks: &'a mut Vec<u8>,
     pub exceptional: &'a mut Vec<u32>,
