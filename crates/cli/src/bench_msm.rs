@@ -159,12 +159,16 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
         } else {
             "n/a (no endomorphism)".to_string()
         };
+        let simd_red = match cal.simd_reduce_step_ns {
+            Some(ns) => format!("segmented IFMA {ns:.1} ns"),
+            None => "n/a".to_string(),
+        };
         let simd = match cal.simd_batch_add_ns {
             Some(ns) => format!("{ns:.1} ns"),
             None => "n/a".to_string(),
         };
         println!(
-            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns, glv split {glv}",
+            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns ({simd_red}), glv split {glv}",
             cal.batch_add_ns,
             cal.flush_ns,
             cal.simd_flush_ns,

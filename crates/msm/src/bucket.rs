@@ -32,6 +32,11 @@ const IN_BATCH: u8 = 2;
 /// Top bit of a batch or queue entry's bucket index: the point is to be subtracted.
 const NEG: u32 = 1 << 31;
 
+/// Bucket counts from which the kernel-mode reduction runs segmented, and the most
+/// segments it uses (each step flushes this many additions twice).
+const SEGMENTED_MIN: usize = 1024;
+const SEGMENTS: usize = 512;
+
 /// Hints the cache to fetch the line at `p` (a no-op off x86-64).
 #[inline(always)]
 fn prefetch<T>(p: *const T) {
@@ -402,6 +407,14 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// `Σ_b (b+1)·bucket_b` by the running-sum method (BDLO12), after `finish`.
     pub fn reduce(&mut self) -> Xyzz<C> {
         self.finish();
+        if let (Some(k), false, true) = (self.kernel, self.slots_standard, self.overflow.is_empty())
+        {
+            if self.n >= SEGMENTED_MIN {
+                if let Some(r) = self.reduce_segmented(k) {
+                    return r;
+                }
+            }
+        }
         if let (Some(k), false) = (self.kernel, self.slots_standard) {
             // SAFETY: `slots` holds `n` slots of two coordinates at these offsets.
             unsafe {
@@ -429,6 +442,57 @@ impl<C: CurveConfig> BucketAcc<C> {
             total = total.add_xyzz(&running);
         }
         total
+    }
+
+    /// [`reduce`](Self::reduce) on the eight-lane flush: the buckets are cut into `S`
+    /// segments of `len`, and the `S` running sums and the `S` totals advance together,
+    /// one batch-affine addition each per step (two flushes of `S` additions), instead of
+    /// two projective additions per bucket. With `run_j = Σ_i B_(j·len+i)` and
+    /// `tot_j = Σ_i (i+1)·B_(j·len+i)`, the result is `Σ_j tot_j + len·Σ_j j·run_j`.
+    ///
+    /// `None` when a running sum met a doubling or cancellation (its value then lives
+    /// partly in a projective overflow bucket and cannot feed the totals as an affine
+    /// point); the buckets are untouched, so the caller reduces them the usual way.
+    fn reduce_segmented(&mut self, kernel: &'static SimdKernel<C>) -> Option<Xyzz<C>> {
+        let segs = (self.n / 8).min(SEGMENTS);
+        let len = self.n / segs;
+        debug_assert_eq!(segs * len, self.n, "bucket counts are powers of two");
+        let mut run = BucketAcc::<C>::with_kernel(segs, segs, kernel);
+        let mut tot = BucketAcc::<C>::with_kernel(segs, segs, kernel);
+        for i in (0..len).rev() {
+            for j in 0..segs {
+                let b = j * len + i;
+                if self.state[b] != EMPTY {
+                    let s = self.slot(b);
+                    run.add(j, &Affine::new_unchecked(s.x, s.y));
+                }
+            }
+            run.finish();
+            if !run.overflow.is_empty() {
+                return None;
+            }
+            for j in 0..segs {
+                if run.state[j] != EMPTY {
+                    let s = run.slot(j);
+                    tot.add(j, &Affine::new_unchecked(s.x, s.y));
+                }
+            }
+            tot.finish();
+        }
+        // Σ_j j·run_j by a running sum over the segments, times len (a power of two).
+        let mut weighted = Xyzz::<C>::identity();
+        let mut suffix = Xyzz::<C>::identity();
+        for j in (1..segs).rev() {
+            suffix = suffix.add_xyzz(&run.bucket(j));
+            weighted = weighted.add_xyzz(&suffix);
+        }
+        for _ in 0..len.trailing_zeros() {
+            weighted = weighted.double();
+        }
+        for j in 0..segs {
+            weighted = weighted.add_xyzz(&tot.bucket(j));
+        }
+        Some(weighted)
     }
 
     /// Clears every bucket for reuse.

@@ -36,6 +36,8 @@ pub struct Calibration {
     pub simd_flush_ns: f64,
     /// One XYZZ mixed plus one XYZZ full addition (a bucket-reduction step).
     pub reduce_step_ns: f64,
+    /// The same per bucket for the segmented eight-lane reduction (IFMA flush).
+    pub simd_reduce_step_ns: Option<f64>,
     /// One GLV split plus endomorphism, per input point.
     pub glv_ns: f64,
     /// One field inversion (a batch pays one; small bucket sets mean small batches).
@@ -138,7 +140,20 @@ fn measure<C: MsmCurve>() -> Calibration {
     let (best_ba, flush_ns) = batch_add(&pts, None);
     let simd = C::simd_kernel().map(|k| {
         let converted: Vec<Affine<C>> = pts.iter().map(|p| k.point_to_ifma(p)).collect();
-        batch_add(&converted, Some(k))
+        let (add, flush) = batch_add(&converted, Some(k));
+        // The segmented reduction of 4096 full buckets.
+        let mut best = f64::MAX;
+        for _ in 0..3 {
+            let mut b = BucketAcc::<C>::with_kernel(4096, CAL_BATCH, k);
+            for i in 0..4096 {
+                b.add(i, &converted[(i * 5 + 1) % n]);
+            }
+            b.finish();
+            let t = Instant::now();
+            std::hint::black_box(b.reduce());
+            best = best.min(t.elapsed().as_nanos() as f64 / 4096.0);
+        }
+        (add, flush, best)
     });
     let mut best_red = f64::MAX;
     for _ in 0..3 {
@@ -185,6 +200,7 @@ fn measure<C: MsmCurve>() -> Calibration {
         flush_ns,
         simd_flush_ns: simd.map_or(flush_ns, |s| s.1),
         reduce_step_ns: best_red,
+        simd_reduce_step_ns: simd.map(|s| s.2),
         glv_ns,
     }
 }
@@ -223,6 +239,7 @@ fn calibration_for<C: MsmCurve>(simd: bool) -> Calibration {
         if let Some(ns) = cal.simd_batch_add_ns {
             cal.batch_add_ns = ns;
             cal.flush_ns = cal.simd_flush_ns;
+            cal.reduce_step_ns = cal.simd_reduce_step_ns.unwrap_or(cal.reduce_step_ns);
             cal.cache_penalty = SIMD_CACHE_PENALTY;
         }
     }
