@@ -23,6 +23,9 @@ pub mod simd;
 #[cfg(not(target_arch = "x86_64"))]
 #[path = "simd_stub.rs"]
 pub mod simd;
+#[cfg(target_arch = "x86_64")]
+#[allow(dead_code)] // building blocks, exercised by their tests; the MSM uses the batch form
+mod simd_points;
 pub mod stream;
 
 #[cfg(feature = "ark")]

@@ -170,11 +170,11 @@ const CHAINS: usize = 4;
 /// Multiples of `p` (and one) broadcast as lane values, and the multiplier's constants.
 #[derive(Clone, Copy)]
 pub(crate) struct Consts<V: LaneField> {
-    zero: V,
-    one: V,
-    p: V,
-    two_p: V,
-    four_p: V,
+    pub(crate) zero: V,
+    pub(crate) one: V,
+    pub(crate) p: V,
+    pub(crate) two_p: V,
+    pub(crate) four_p: V,
     to_factor: V,
     from_factor: V,
     m: V::Mod,
@@ -209,6 +209,12 @@ pub(crate) trait LaneField: Copy {
     );
     /// Lanes where two canonical values are equal.
     unsafe fn eq(&self, other: &Self) -> __mmask8;
+    /// `a + b`.
+    unsafe fn add(a: &Self, b: &Self) -> Self;
+    /// A value below `8p` (per coefficient) brought below `2p`.
+    unsafe fn shrink(&self, k: &Consts<Self>) -> Self;
+    /// Lanes whose value (below `2p`) is zero.
+    unsafe fn is_zero(&self, k: &Consts<Self>) -> __mmask8;
     /// `b` where `mask` is set, else `a`.
     unsafe fn blend(mask: __mmask8, a: &Self, b: &Self) -> Self;
     /// `a + kp − b`.
@@ -351,6 +357,24 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W,
     #[target_feature(enable = "avx512f")]
     unsafe fn eq(&self, other: &Self) -> __mmask8 {
         ifma::eq_words(&self.v, &other.v)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn add(a: &Self, b: &Self) -> Self {
+        Self::new(ifma::add(&a.v, &b.v))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn shrink(&self, k: &Consts<Self>) -> Self {
+        Self::new(ifma::reduce_once(
+            &ifma::reduce_once(&self.v, &k.four_p.v),
+            &k.two_p.v,
+        ))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn is_zero(&self, k: &Consts<Self>) -> __mmask8 {
+        ifma::eq_words(&ifma::reduce_once(&self.v, &k.p.v), &k.zero.v)
     }
     #[inline]
     #[target_feature(enable = "avx512f")]
@@ -514,6 +538,23 @@ where
     #[target_feature(enable = "avx512f")]
     unsafe fn eq(&self, other: &Self) -> __mmask8 {
         ifma::eq_words(&self.c0, &other.c0) & ifma::eq_words(&self.c1, &other.c1)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn add(a: &Self, b: &Self) -> Self {
+        Self::new(ifma::add(&a.c0, &b.c0), ifma::add(&a.c1, &b.c1))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn shrink(&self, k: &Consts<Self>) -> Self {
+        let s = |v: &Lanes<L>| ifma::reduce_once(&ifma::reduce_once(v, &k.four_p.c0), &k.two_p.c0);
+        Self::new(s(&self.c0), s(&self.c1))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn is_zero(&self, k: &Consts<Self>) -> __mmask8 {
+        let z = |v: &Lanes<L>| ifma::eq_words(&ifma::reduce_once(v, &k.p.c0), &k.zero.c0);
+        z(&self.c0) & z(&self.c1)
     }
     #[inline]
     #[target_feature(enable = "avx512f")]
