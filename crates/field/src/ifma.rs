@@ -186,6 +186,7 @@ pub trait IfmaField<const W: usize, const L: usize>: Field {
     /// `x` (scalar Montgomery form) in IFMA form: the same limbs an IFMA vector holds.
     fn to_ifma(self) -> Self;
     /// The inverse of [`to_ifma`](Self::to_ifma).
+    #[allow(clippy::wrong_self_convention)] // both forms are `Self`; the name says which way
     fn from_ifma(self) -> Self;
     /// For `e` holding `x` in IFMA form, `x⁻¹` in IFMA form given `scalar_inverse(e)`.
     fn ifma_inverse_fixup(inv: Self) -> Self;
@@ -462,6 +463,7 @@ pub unsafe fn canonicalize<const L: usize>(a: &Lanes<L>, m: &VecModulus<L>) -> L
 /// The CPU must support `avx512f` and `avx512ifma`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
+#[allow(clippy::needless_range_loop)] // limb indices shared by t, a and p read best as j
 pub unsafe fn mul<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, m: &VecModulus<L>) -> Lanes<L> {
     let zero = _mm512_setzero_si512();
     let mut t = [zero; L];

@@ -82,12 +82,12 @@ fn check_field<F: IfmaField<W, L>, const W: usize, const L: usize>(seed: u64) {
                 assert_eq!(eq & (1 << lane) != 0, a == b, "eq lane {lane}");
             }
             // Inversion through the scalar field with the IFMA fix-up.
-            for lane in 0..8 {
-                let e = x[lane].to_ifma();
+            for xl in x.iter() {
+                let e = xl.to_ifma();
                 if let Some(inv) = e.inverse() {
                     let i = F::ifma_inverse_fixup(inv);
                     let one = back(&ifma::mul(
-                        &to(&[x[lane]; 8]),
+                        &to(&[*xl; 8]),
                         &ifma::load::<F, W, L>(&[i; 8]),
                         &m,
                     ));

@@ -431,10 +431,7 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W,
 
 /// Inverses of eight nonzero elements in punned IFMA form with one inversion; `fixup`
 /// is the factor that turns a scalar inverse of a punned value into the punned inverse.
-fn invert_eight<E: Field, S: Copy>(lanes: &[E; 8], fixup: S) -> [E; 8]
-where
-    E: core::ops::Mul<S, Output = E>,
-{
+fn invert_eight<E: Field>(lanes: &[E; 8], fixup: E) -> [E; 8] {
     let mut prefix = [E::ONE; 8];
     let mut run = E::ONE;
     for (p, t) in prefix.iter_mut().zip(lanes.iter()) {
@@ -828,7 +825,7 @@ mod tests {
         let edges = [V::Elem::ZERO, V::Elem::ONE, -V::Elem::ONE];
         for case in 0..CASES {
             let pick = |rng: &mut ChaCha8Rng, l: usize| {
-                if (case + l) % 4 == 0 {
+                if (case + l).is_multiple_of(4) {
                     edges[(case / 4 + l) % edges.len()]
                 } else {
                     V::Elem::random(rng)
