@@ -66,6 +66,7 @@ fn check_field<F: IfmaField<W, L>, const W: usize, const L: usize>(seed: u64) {
             let lazy_x = ifma::add(&ifma::add(&vx, &m.p), &m.two_p);
             let lazy_y = ifma::add(&vy, &m.p);
             let lazy = back(&ifma::mul(&lazy_x, &lazy_y, &m));
+            let lazy_sq = back(&ifma::square(&lazy_x, &m));
             let lazy_diff = back(&ifma::sub(&lazy_x, &vy, &m.p));
             let eq = ifma::eq_words::<W>(
                 &ifma::join::<W, L>(&ifma::canonicalize(&vx, &m)),
@@ -78,6 +79,7 @@ fn check_field<F: IfmaField<W, L>, const W: usize, const L: usize>(seed: u64) {
                 assert_eq!(sum[lane], a + b, "add lane {lane}");
                 assert_eq!(diff[lane], a - b, "sub lane {lane}");
                 assert_eq!(lazy[lane], a * b, "lazy mul lane {lane}");
+                assert_eq!(lazy_sq[lane], a.square(), "lazy square lane {lane}");
                 assert_eq!(lazy_diff[lane], a - b, "lazy sub lane {lane}");
                 assert_eq!(eq & (1 << lane) != 0, a == b, "eq lane {lane}");
             }
