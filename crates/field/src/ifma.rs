@@ -31,7 +31,7 @@ use crate::Field;
 pub const LIMB_BITS: usize = 52;
 const MASK: u64 = (1 << LIMB_BITS) - 1;
 
-/// Whether this CPU has AVX-512F and AVX-512 IFMA (checked once per process).
+/// Whether this CPU has AVX-512F, AVX-512 IFMA and AVX-512VL (checked once per process).
 /// `FASTZK_NO_IFMA=1` reports `false`, to force the scalar paths.
 pub fn is_supported() -> bool {
     static S: OnceLock<bool> = OnceLock::new();
@@ -39,6 +39,9 @@ pub fn is_supported() -> bool {
         std::env::var_os("FASTZK_NO_IFMA").is_none_or(|v| v.is_empty() || v == "0")
             && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512ifma")
+            // Only 512-bit forms are used, but SimdMSM's engines (and every CPU with
+            // IFMA so far) pair it with VL; requiring it keeps the dispatch rule simple.
+            && std::is_x86_feature_detected!("avx512vl")
     })
 }
 
