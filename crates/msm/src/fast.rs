@@ -156,15 +156,20 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
     let converted: Vec<Affine<C>>;
     let points = match kernel {
         Some(k) => {
-            let mut pts = points.to_vec();
-            pts.par_chunks_mut(4096)
-                .for_each(|c| k.convert_points(c, true));
+            // Copy and convert in parallel chunks (a serial copy of 2^20 points costs
+            // more than the conversion).
+            let mut pts: Vec<Affine<C>> = Vec::with_capacity(points.len());
+            pts.par_extend(points.par_chunks(4096).flat_map_iter(|c| {
+                let mut c = c.to_vec();
+                k.convert_points(&mut c, true);
+                c
+            }));
             converted = pts;
             &converted[..]
         }
         None => points,
     };
-    let rec = SignedScalars::new(scalars, bits, c);
+    let rec = SignedScalars::new_balanced(scalars, bits, c);
     let m = rec.windows as usize;
     let threads = rayon::current_num_threads().max(1);
     let n = points.len();
@@ -175,8 +180,7 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
         threads.min(n.div_ceil(1024)).max(1)
     };
     let chunk_len = n.div_ceil(chunks);
-    let n_buckets = 1usize << (c - 1);
-    let batch = BucketAcc::<C>::default_batch(n_buckets);
+
     let tasks: Vec<(usize, usize)> = (0..m)
         .flat_map(|w| (0..chunks).map(move |ch| (w, ch)))
         .collect();
@@ -185,12 +189,16 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
         .map(|(w, ch)| {
             let start = ch * chunk_len;
             let end = ((ch + 1) * chunk_len).min(n);
+            let (off, width) = (rec.offsets[w], rec.widths[w]);
+            let top = w + 1 == m;
+            let n_buckets = 1usize << (width - 1);
+            let batch = BucketAcc::<C>::default_batch(n_buckets);
             let mut acc = match kernel {
                 Some(k) => BucketAcc::<C>::with_kernel(n_buckets, batch, k),
                 None => BucketAcc::<C>::new(n_buckets, batch),
             };
             for (i, p) in points.iter().enumerate().take(end).skip(start) {
-                let d = rec.digit(i, w as u32);
+                let d = rec.digit_at(i, off, width, top);
                 if d != 0 {
                     acc.add_signed((d.unsigned_abs() - 1) as usize, p, d < 0);
                 }
@@ -202,7 +210,20 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
     for (w, s) in results {
         sums[w] = sums[w].add_xyzz(&s);
     }
-    combine_windows(&sums, c)
+    combine_windows_at(&sums, &rec.offsets)
+}
+
+/// Combines window sums `G_w` starting at bit `offsets[w]` into `Σ 2^(offsets[w])·G_w`.
+pub fn combine_windows_at<C: MsmCurve>(sums: &[Xyzz<C>], offsets: &[u32]) -> Xyzz<C> {
+    let mut acc = Xyzz::<C>::identity();
+    for w in (0..sums.len()).rev() {
+        let gap = offsets.get(w + 1).map_or(0, |next| next - offsets[w]);
+        for _ in 0..gap {
+            acc = acc.double();
+        }
+        acc = acc.add_xyzz(&sums[w]);
+    }
+    acc
 }
 
 /// Points with their non-negative scalars.
