@@ -12,7 +12,7 @@
 use fastzk_curve::{Affine, CurveConfig, Xyzz};
 use fastzk_field::Field;
 
-use crate::simd::{FlushJob, SimdKernel};
+use crate::simd::SimdKernel;
 
 /// A bucket's coordinates without the infinity flag (kept in a separate byte array),
 /// cache-line aligned, so a BN254 G1 bucket is exactly one 64-byte line.
@@ -77,6 +77,28 @@ pub struct BucketAcc<C: CurveConfig> {
     /// With a kernel: the slots have been converted back to the usual form (after
     /// [`reduce`](Self::reduce); [`reset`](Self::reset) clears it).
     slots_standard: bool,
+}
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // no kernel reads it there
+/// One batch for the eight-lane flush ([`SimdKernel`]).
+pub(crate) struct FlushJob<'a, C: CurveConfig> {
+    pub group: std::marker::PhantomData<C>,
+    /// Bucket storage: bucket `b`'s `x` at `slots + b·stride`, `y` at `+ y_offset`.
+    pub slots: *mut u8,
+    pub stride: usize,
+    pub y_offset: usize,
+    /// Bucket of each entry, top bit set where the point is subtracted, padded with
+    /// valid indices to a multiple of 8.
+    pub idx: &'a [u32],
+    /// Number of entries.
+    pub n: usize,
+    /// Points of the entries (IFMA form) in groups of eight, word-major:
+    /// `soa[(g·2w + i)·8 + lane]` for word `i` of `x` (`i < w`) then of `y`.
+    pub soa: &'a [u64],
+    pub scratch: &'a mut Vec<[u64; 8]>,
+    pub group_masks: &'a mut Vec<u8>,
+    /// Output: entries whose bucket and point share `x`, left for the caller.
+    pub exceptional: &'a mut Vec<u32>,
 }
 
 impl<C: CurveConfig> BucketAcc<C> {

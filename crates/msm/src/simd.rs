@@ -21,6 +21,8 @@ use core::mem::{offset_of, size_of};
 use core::marker::PhantomData;
 
 use fastzk_curve::{Affine, CurveConfig};
+
+use crate::bucket::FlushJob;
 use fastzk_field::ifma::{self, IfmaField, Lanes, VecModulus};
 use fastzk_field::{Field, QuadExt, QuadExtConfig};
 
@@ -141,27 +143,6 @@ impl<C: CurveConfig> SimdKernel<C> {
     ) {
         (self.convert)(base, stride, count, x_offset, y_offset, to_ifma)
     }
-}
-
-/// One batch for [`SimdKernel::flush`].
-pub(crate) struct FlushJob<'a, C: CurveConfig> {
-    pub group: PhantomData<C>,
-    /// Bucket storage: bucket `b`'s `x` at `slots + b·stride`, `y` at `+ y_offset`.
-    pub slots: *mut u8,
-    pub stride: usize,
-    pub y_offset: usize,
-    /// Bucket of each entry, top bit set where the point is subtracted, padded with
-    /// valid indices to a multiple of 8.
-    pub idx: &'a [u32],
-    /// Number of entries.
-    pub n: usize,
-    /// Points of the entries (IFMA form) in groups of eight, word-major:
-    /// `soa[(g·2w + i)·8 + lane]` for word `i` of `x` (`i < w`) then of `y`.
-    pub soa: &'a [u64],
-    pub scratch: &'a mut Vec<[u64; 8]>,
-    pub group_masks: &'a mut Vec<u8>,
-    /// Output: entries whose bucket and point share `x`, left for the caller.
-    pub exceptional: &'a mut Vec<u32>,
 }
 
 /// Interleaved product chains in the forward pass.

@@ -6,6 +6,8 @@ use core::marker::PhantomData;
 
 use fastzk_curve::{Affine, CurveConfig};
 
+use crate::bucket::FlushJob;
+
 /// Uninhabited on this architecture.
 pub struct SimdKernel<C: CurveConfig> {
     never: Infallible,
@@ -52,18 +54,4 @@ impl<C: CurveConfig> SimdKernel<C> {
     ) {
         match self.never {}
     }
-}
-
-#[allow(dead_code)] // built by the accumulator, read by no kernel here
-pub(crate) struct FlushJob<'a, C: CurveConfig> {
-    pub group: PhantomData<C>,
-    pub slots: *mut u8,
-    pub stride: usize,
-    pub y_offset: usize,
-    pub idx: &'a [u32],
-    pub n: usize,
-    pub soa: &'a [u64],
-    pub scratch: &'a mut Vec<[u64; 8]>,
-    pub group_masks: &'a mut Vec<u8>,
-    pub exceptional: &'a mut Vec<u32>,
 }
