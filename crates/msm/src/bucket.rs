@@ -79,8 +79,8 @@ pub struct BucketAcc<C: CurveConfig> {
     slots_standard: bool,
 }
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // no kernel reads it there
 /// One batch for the eight-lane flush ([`SimdKernel`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // no kernel reads it there
 pub(crate) struct FlushJob<'a, C: CurveConfig> {
     pub group: std::marker::PhantomData<C>,
     /// Bucket storage: bucket `b`'s `x` at `slots + b·stride`, `y` at `+ y_offset`.
@@ -276,8 +276,9 @@ impl<C: CurveConfig> BucketAcc<C> {
 
     /// Re-offers queued points; those that conflict again wait for the next batch, and
     /// go to the overflow buckets only when the queue is full. (Sending every repeat
-    /// conflict to the overflow buckets made nearly every window of a 2^20 MSM allocate
-    /// them, which also ruled out the segmented reduction.)
+    /// conflict to the overflow buckets cost projective additions and, once a window
+    /// had any, its segmented reduction: at 2^18 on BLS12-381 the XYZZ share of the
+    /// profile fell from 8.7 % to 2.5 % with this change.)
     fn drain_queue(&mut self) {
         let mut q = std::mem::take(&mut self.spare);
         std::mem::swap(&mut q, &mut self.queue);
