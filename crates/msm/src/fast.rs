@@ -180,7 +180,6 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
         threads.min(n.div_ceil(1024)).max(1)
     };
     let chunk_len = n.div_ceil(chunks);
-
     let tasks: Vec<(usize, usize)> = (0..m)
         .flat_map(|w| (0..chunks).map(move |ch| (w, ch)))
         .collect();
