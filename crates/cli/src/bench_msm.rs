@@ -175,14 +175,11 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
             cal.reduce_step_ns
         );
     }
-    let mut times = Vec::with_capacity(args.runs.max(1));
-    for _ in 0..args.runs.max(1) {
-        let t = Instant::now();
+    let times = timed_runs(args.runs, || {
         let r = msm_with(&points, &scalars, &cfg)?;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
         ensure!(r.result == first.result, "runs disagree");
-    }
-    times.sort_by(|a, b| a.total_cmp(b));
+        Ok(())
+    })?;
     let median = times[times.len() / 2];
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     if args.json {
@@ -199,6 +196,18 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Runs `run` at least once and `runs` times in all; milliseconds, sorted.
+fn timed_runs(runs: usize, mut run: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
+    let mut times = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        run()?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    Ok(times)
 }
 
 /// `--group pair`: the G1 and G2 MSMs over one scalar vector (Groth16's B query).
@@ -228,14 +237,11 @@ fn bench_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(args: &MsmBenchAr
         );
         checked = "par-windows";
     }
-    let mut times = Vec::with_capacity(args.runs.max(1));
-    for _ in 0..args.runs.max(1) {
-        let t = Instant::now();
+    let times = timed_runs(args.runs, || {
         let r = pool.install(|| fastzk_msm::msm_pair(&p, &q, &ks))?;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
         ensure!(r == first, "runs disagree");
-    }
-    times.sort_by(|a, b| a.total_cmp(b));
+        Ok(())
+    })?;
     let median = times[times.len() / 2];
     let threads = pool.current_num_threads();
     if args.json {

@@ -121,14 +121,8 @@ pub fn sum_segments<C: MsmCurve>(mut pts: Vec<Affine<C>>, starts: &[usize]) -> V
 
 /// Combines window sums `G_w` into `Σ 2^(w·c)·G_w` (cuZK formula (3)).
 pub fn combine_windows<C: MsmCurve>(sums: &[Xyzz<C>], c: u32) -> Xyzz<C> {
-    let mut acc = Xyzz::<C>::identity();
-    for g in sums.iter().rev() {
-        for _ in 0..c {
-            acc = acc.double();
-        }
-        acc = acc.add_xyzz(g);
-    }
-    acc
+    let offsets: Vec<u32> = (0..sums.len() as u32).map(|w| w * c).collect();
+    combine_windows_at(sums, &offsets)
 }
 
 /// Core: `Σ k_i·P_i` for non-negative `k_i < 2^bits` with signed `c`-bit windows and

@@ -413,19 +413,9 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize> LaneField for Fq8<F, W,
 /// Inverses of eight nonzero elements in punned IFMA form with one inversion; `fixup`
 /// is the factor that turns a scalar inverse of a punned value into the punned inverse.
 fn invert_eight<E: Field>(lanes: &[E; 8], fixup: E) -> [E; 8] {
-    let mut prefix = [E::ONE; 8];
-    let mut run = E::ONE;
-    for (p, t) in prefix.iter_mut().zip(lanes.iter()) {
-        *p = run;
-        run *= *t;
-    }
-    let mut inv_run = run.inverse().expect("denominators are nonzero") * fixup;
-    let mut out = [E::ONE; 8];
-    for l in (0..8).rev() {
-        out[l] = prefix[l] * inv_run;
-        inv_run *= lanes[l];
-    }
-    out
+    let mut inv = *lanes;
+    fastzk_field::batch_inverse(&mut inv);
+    inv.map(|e| e * fixup)
 }
 
 /// Eight elements of `Fq2 = Fq[u]/(u² + 1)` as two [`Fq8`] coefficient vectors.
