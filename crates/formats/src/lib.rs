@@ -1,0 +1,1 @@
+//! circom / snarkjs formats.
