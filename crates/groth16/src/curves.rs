@@ -9,7 +9,9 @@ use fastzk_field::PrimeField;
 use fastzk_msm::MsmCurve;
 
 /// A pairing-friendly curve: its scalar field, its two groups, and a pairing check.
-pub trait PairingCurve: 'static + Copy + Clone + core::fmt::Debug + Send + Sync {
+pub trait PairingCurve:
+    'static + Copy + Clone + core::fmt::Debug + PartialEq + Eq + Send + Sync
+{
     type Fr: PrimeField;
     type G1: MsmCurve<Scalar = Self::Fr> + SerializableCurve;
     type G2: MsmCurve<Scalar = Self::Fr> + SerializableCurve;

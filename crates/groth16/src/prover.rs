@@ -1,34 +1,201 @@
-//! The prover, step for step as snarkjs' `groth16 prove` (so its zkeys work here).
+//! The prover, step for step as snarkjs' `groth16 prove`, so its zkeys work here.
+//!
+//! 1. `a = A·z`, `b = B·z` by SpMV over the key's matrices, and `c = a ∘ b` (the key
+//!    carries no C matrix; on a satisfying witness `C·z = a ∘ b` row by row).
+//! 2. Each of `a, b, c` is interpolated (inverse NTT) and evaluated on the odd coset
+//!    `g·H`, `g` a primitive `2n`-th root of unity (coset NTT); `p = a·b − c` there.
+//! 3. Five MSMs: A over the A query, B over the B query in G1 and G2 (one scalar pass,
+//!    [`fastzk_msm::msm_pair`]), C over the private part of the C query, and H = `p`
+//!    over the H query (snarkjs stores the H query in the Lagrange basis of the `2n`
+//!    domain at the odd points, so `p` is used as is, with no division by `Xⁿ − 1`).
+//! 4. `π_A = α + A + r·δ`, `π_B = β + B + s·δ`, `π_C = C + H + s·π_A + r·B₁ − r·s·δ`.
+//!
+//! The proof is then checked against the key's own verification key (one multi-pairing,
+//! a few milliseconds) unless the caller opts out, so an unsatisfied witness never yields
+//! a proof that looks valid: it is refused. With the circuit's R1CS at hand the witness
+//! is checked first and the first failing constraint is named.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::{Fr, PairingCurve, Proof, ProveError, ProvingKey};
+use fastzk_curve::Jacobian;
+use fastzk_field::{Field, PrimeField};
+use fastzk_msm::{msm, msm_pair};
+use fastzk_poly::{Order, Radix2Domain};
+use fastzk_r1cs::{spmv, R1cs};
+use rand_core::{CryptoRng, OsRng, RngCore};
+use rayon::prelude::*;
+
+use crate::{verify, Fr, PairingCurve, Proof, ProveError, ProvingKey};
 
 /// Knobs for [`prove_with`].
-#[derive(Clone, Debug, Default)]
-pub struct ProveOptions {
-    /// Check every constraint of this R1CS before proving (names the first failing one).
-    pub r1cs: Option<std::sync::Arc<fastzk_r1cs::R1cs<()>>>,
+pub struct ProveOptions<'a, E: PairingCurve> {
+    /// Check every constraint of the circuit's R1CS before proving, naming the first
+    /// that fails.
+    pub r1cs: Option<&'a R1cs<Fr<E>>>,
+    /// Verify the proof before returning it (default `true`; costs one multi-pairing).
+    pub self_check: bool,
+    /// Called with each phase's name as it starts (for progress displays).
+    pub on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
 }
 
-/// Wall-clock time per phase.
+impl<E: PairingCurve> Default for ProveOptions<'_, E> {
+    fn default() -> Self {
+        Self {
+            r1cs: None,
+            self_check: true,
+            on_phase: None,
+        }
+    }
+}
+
+/// Wall-clock time per phase, in the order they ran.
 #[derive(Clone, Debug, Default)]
 pub struct ProveTimings {
     pub phases: Vec<(&'static str, Duration)>,
 }
 
-/// Proves with randomness from the OS CSPRNG.
-pub fn prove<E: PairingCurve>(pk: &ProvingKey<E>, witness: &[Fr<E>]) -> Result<Proof<E>, ProveError> {
-    let _ = (pk, witness);
-    unimplemented!()
+impl ProveTimings {
+    pub fn total(&self) -> Duration {
+        self.phases.iter().map(|(_, d)| *d).sum()
+    }
 }
 
-/// [`prove`] with options, reporting timings.
+struct Clock<'a> {
+    timings: ProveTimings,
+    on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
+}
+
+impl Clock<'_> {
+    fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        if let Some(cb) = self.on_phase {
+            cb(name);
+        }
+        let t = Instant::now();
+        let out = f();
+        self.timings.phases.push((name, t.elapsed()));
+        out
+    }
+}
+
+/// Proves with randomness from the OS CSPRNG and the default options.
+pub fn prove<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    witness: &[Fr<E>],
+) -> Result<Proof<E>, ProveError> {
+    prove_with(pk, witness, &ProveOptions::default()).map(|(p, _)| p)
+}
+
+/// [`prove`] with options, reporting per-phase timings.
 pub fn prove_with<E: PairingCurve>(
     pk: &ProvingKey<E>,
     witness: &[Fr<E>],
-    _opts: &ProveOptions,
+    opts: &ProveOptions<'_, E>,
 ) -> Result<(Proof<E>, ProveTimings), ProveError> {
-    let _ = (pk, witness);
-    unimplemented!()
+    prove_with_rng(pk, witness, opts, &mut OsRng)
+}
+
+/// [`prove_with`] drawing `r, s` from `rng` (deterministic generators belong in tests
+/// only: reusing `r, s` across proofs leaks the witness).
+pub fn prove_with_rng<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    witness: &[Fr<E>],
+    opts: &ProveOptions<'_, E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<(Proof<E>, ProveTimings), ProveError> {
+    pk.check_shape().map_err(ProveError::Key)?;
+    if witness.len() != pk.n_vars() {
+        return Err(ProveError::WitnessLength {
+            expected: pk.n_vars(),
+            got: witness.len(),
+        });
+    }
+    if !witness[0].is_one() {
+        return Err(ProveError::WitnessConstant);
+    }
+    let mut clock = Clock {
+        timings: ProveTimings::default(),
+        on_phase: opts.on_phase,
+    };
+    if let Some(r1cs) = opts.r1cs {
+        if r1cs.n_vars() != pk.n_vars() || r1cs.n_public() != pk.n_public() {
+            return Err(ProveError::Key(format!(
+                "the R1CS has {} variables ({} public), the key {} ({} public)",
+                r1cs.n_vars(),
+                r1cs.n_public(),
+                pk.n_vars(),
+                pk.n_public()
+            )));
+        }
+        clock.run("check witness", || r1cs.check(witness))?;
+    }
+
+    let p = clock.run("spmv + ntt (h)", || h_evaluations(pk, witness))?;
+    let r = Fr::<E>::random(rng);
+    let s = Fr::<E>::random(rng);
+
+    let n_pub = pk.n_public();
+    let a = clock.run("msm a (g1)", || msm(&pk.a_query, witness))?;
+    let (b1, b2) = clock.run("msm b (g1 + g2)", || {
+        msm_pair(&pk.b_g1_query, &pk.b_g2_query, witness)
+    })?;
+    let c = clock.run("msm c (g1)", || msm(&pk.c_query, &witness[n_pub + 1..]))?;
+    let h = clock.run("msm h (g1)", || msm(&pk.h_query, &p))?;
+
+    let proof = clock.run("assemble", || {
+        let delta1 = Jacobian::from(pk.delta_g1);
+        let pi_a = a + pk.vk.alpha_g1 + delta1.mul(&r);
+        let pi_b = b2 + pk.vk.beta_g2 + Jacobian::from(pk.vk.delta_g2).mul(&s);
+        let pi_b1 = b1 + pk.beta_g1 + delta1.mul(&s);
+        let pi_c = c + h + pi_a.mul(&s) + pi_b1.mul(&r) - delta1.mul(&(r * s));
+        Proof {
+            a: pi_a.to_affine(),
+            b: pi_b.to_affine(),
+            c: pi_c.to_affine(),
+        }
+    });
+
+    if opts.self_check {
+        let public = &witness[1..=n_pub];
+        let ok = clock.run("self-check", || verify(&pk.vk, public, &proof));
+        if !ok.unwrap_or(false) {
+            return Err(ProveError::SelfCheckFailed);
+        }
+    }
+    Ok((proof, clock.timings))
+}
+
+/// `A·z ∘ B·z − C·z` on the odd coset `g·H` (natural order), with `C·z := A·z ∘ B·z`
+/// on `H` as snarkjs computes it.
+pub fn h_evaluations<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    witness: &[Fr<E>],
+) -> Result<Vec<Fr<E>>, ProveError> {
+    let log_n = pk.log_domain;
+    let domain = Radix2Domain::<Fr<E>>::cached(log_n)?;
+    let shift = Fr::<E>::root_of_unity(log_n + 1).ok_or(fastzk_poly::PolyError::TooLarge {
+        log_size: log_n + 1,
+        two_adicity: Fr::<E>::TWO_ADICITY,
+    })?;
+    let coset = (*domain).clone().with_coset(shift)?;
+
+    let (mut a, mut b) = rayon::join(
+        || spmv(&pk.a_matrix, witness),
+        || spmv(&pk.b_matrix, witness),
+    );
+    let mut c: Vec<Fr<E>> = a.par_iter().zip(&b).map(|(x, y)| *x * *y).collect();
+    // Evaluations on H → coefficients → evaluations on g·H (bit-reversed, the order the
+    // forward transform produces without a permutation; one permutation at the end).
+    for v in [&mut a, &mut b, &mut c] {
+        domain.inverse(v, Order::Natural, Order::Natural)?;
+        coset.coset_forward(v, Order::Natural, Order::BitReversed)?;
+    }
+    let mut p: Vec<Fr<E>> = a
+        .par_iter()
+        .zip(&b)
+        .zip(&c)
+        .map(|((x, y), z)| *x * *y - *z)
+        .collect();
+    // Natural order for the H query.
+    fastzk_poly::bit_reverse_permute(&mut p);
+    Ok(p)
 }

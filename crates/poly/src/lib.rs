@@ -28,6 +28,13 @@ pub use domain::{Order, Radix2Domain};
 pub use poly::{barycentric_evaluate, divide_by_vanishing_on_coset, interpolate, DensePolynomial};
 pub use rs::ReedSolomon;
 
+/// Puts `x` (length a power of two) in bit-reversed index order, in place and in
+/// parallel; applying it twice restores the input.
+pub fn bit_reverse_permute<F: Send>(x: &mut [F]) {
+    assert!(x.len().is_power_of_two() || x.is_empty(), "length must be a power of two");
+    ntt::bit_reverse(x, true);
+}
+
 /// Why a polynomial or NTT operation was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PolyError {
