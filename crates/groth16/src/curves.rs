@@ -8,6 +8,12 @@ use fastzk_curve::{bls12_381 as bls, bn254, Affine};
 use fastzk_field::PrimeField;
 use fastzk_msm::MsmCurve;
 
+/// One `(P, Q)` pair of a pairing product.
+pub type PairingInput<E> = (
+    Affine<<E as PairingCurve>::G1>,
+    Affine<<E as PairingCurve>::G2>,
+);
+
 /// A pairing-friendly curve: its scalar field, its two groups, and a pairing check.
 pub trait PairingCurve:
     'static + Copy + Clone + core::fmt::Debug + PartialEq + Eq + Send + Sync
@@ -20,7 +26,7 @@ pub trait PairingCurve:
     const SNARKJS_NAME: &'static str;
 
     /// `Π e(Pᵢ, Qᵢ) = 1`, with one final exponentiation.
-    fn pairing_product_is_one(pairs: &[(Affine<Self::G1>, Affine<Self::G2>)]) -> bool;
+    fn pairing_product_is_one(pairs: &[PairingInput<Self>]) -> bool;
 
     /// `e(P, Q)` as the twelve base-field coefficients of `Fq12 = Fq6[w]/(w² − v)`,
     /// `Fq6 = Fq2[v]/(v³ − ξ)`, in snarkjs' nesting order (`[c0, c1]` of `Fq12`, each

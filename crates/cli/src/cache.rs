@@ -1,0 +1,167 @@
+//! What fastzk remembers between runs, in `$FASTZK_CACHE_DIR` (default
+//! `$XDG_CACHE_HOME/fastzk` or `~/.cache/fastzk`; `FASTZK_NO_CACHE=1` turns it off):
+//!
+//! * **MSM calibration.** The planner's unit costs are measured on first use (tens of
+//!   milliseconds per group, a visible share of a small proof); they are kept per CPU
+//!   model and fastzk version, like FFTW's wisdom.
+//! * **Validated keys.** A proving key whose points all passed the prime-order subgroup
+//!   check is remembered by the BLAKE3 hash of its bytes, so proving again with the
+//!   identical file skips only that check (on-curve checks always run). Any change to the
+//!   file changes the hash and the key is checked again in full.
+//!
+//! The cache is an optimisation only: when it cannot be read or written, fastzk does the
+//! work again and says nothing.
+
+use std::path::PathBuf;
+
+use fastzk_msm::{planner, Calibration, MsmCurve};
+
+fn dir() -> Option<PathBuf> {
+    if std::env::var_os("FASTZK_NO_CACHE").is_some_and(|v| v != "0") {
+        return None;
+    }
+    if let Some(d) = std::env::var_os("FASTZK_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("fastzk"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("fastzk"))
+}
+
+/// A short stable name for this CPU and build: calibrations do not travel.
+fn machine_key() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.to_string())
+        })
+        .unwrap_or_default();
+    #[cfg(target_arch = "x86_64")]
+    let ifma = fastzk_field::ifma::is_supported();
+    #[cfg(not(target_arch = "x86_64"))]
+    let ifma = false;
+    let h = blake3::hash(format!("{model}|ifma={ifma}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+    h.to_hex()[..16].to_string()
+}
+
+fn calibration_path<C: MsmCurve>() -> Option<PathBuf> {
+    let name: String = C::NAME
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    dir().map(|d| d.join(format!("calibration-{}-{name}.txt", machine_key())))
+}
+
+const FIELDS: usize = 10;
+
+fn encode(c: &Calibration) -> String {
+    let opt = |o: Option<f64>| o.map_or("none".to_string(), |v| v.to_string());
+    [
+        c.batch_add_ns.to_string(),
+        opt(c.simd_batch_add_ns),
+        c.cache_penalty.to_string(),
+        c.flush_ns.to_string(),
+        c.simd_flush_ns.to_string(),
+        c.reduce_step_ns.to_string(),
+        opt(c.simd_reduce_step_ns),
+        c.glv_ns.to_string(),
+        c.inverse_ns.to_string(),
+        "end".to_string(),
+    ]
+    .join("\n")
+}
+
+fn decode(s: &str) -> Option<Calibration> {
+    let v: Vec<&str> = s.lines().collect();
+    if v.len() != FIELDS || v[FIELDS - 1] != "end" {
+        return None;
+    }
+    let f = |i: usize| v[i].parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+    let opt = |i: usize| if v[i] == "none" { Some(None) } else { f(i).map(Some) };
+    Some(Calibration {
+        batch_add_ns: f(0)?,
+        simd_batch_add_ns: opt(1)?,
+        cache_penalty: f(2)?,
+        flush_ns: f(3)?,
+        simd_flush_ns: f(4)?,
+        reduce_step_ns: f(5)?,
+        simd_reduce_step_ns: opt(6)?,
+        glv_ns: f(7)?,
+        inverse_ns: f(8)?,
+    })
+}
+
+/// Loads `C`'s calibration from the cache, or measures it and stores it.
+pub fn load_or_measure_calibration<C: MsmCurve>() {
+    let Some(path) = calibration_path::<C>() else {
+        return;
+    };
+    if let Some(c) = std::fs::read_to_string(&path).ok().and_then(|s| decode(&s)) {
+        planner::set_calibration::<C>(c);
+        return;
+    }
+    let c = planner::calibration::<C>();
+    if let Some(parent) = path.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, encode(&c)).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
+/// The path that marks a key with this content hash as fully validated.
+fn validated_path(hash: &blake3::Hash) -> Option<PathBuf> {
+    dir().map(|d| d.join("validated-keys").join(hash.to_hex().as_str()))
+}
+
+/// BLAKE3 of a file's bytes (multithreaded).
+pub fn content_hash(bytes: &[u8]) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update_rayon(bytes);
+    h.finalize()
+}
+
+/// Whether a key with this hash passed the full check before.
+pub fn is_validated(hash: &blake3::Hash) -> bool {
+    validated_path(hash).is_some_and(|p| p.is_file())
+}
+
+/// Remembers that a key with this hash passed the full check.
+pub fn mark_validated(hash: &blake3::Hash) {
+    if let Some(p) = validated_path(hash) {
+        if let Some(parent) = p.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::write(p, b"subgroup checks passed\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calibration_round_trips_and_rejects_garbage() {
+        let c = Calibration {
+            batch_add_ns: 110.5,
+            simd_batch_add_ns: None,
+            cache_penalty: 0.12,
+            flush_ns: 4600.0,
+            simd_flush_ns: 2200.0,
+            reduce_step_ns: 372.25,
+            simd_reduce_step_ns: Some(184.5),
+            glv_ns: 51.0,
+            inverse_ns: 4000.0,
+        };
+        let back = decode(&encode(&c)).unwrap();
+        assert_eq!(encode(&back), encode(&c));
+        assert!(decode("").is_none());
+        assert!(decode(&encode(&c).replace("110.5", "-1")).is_none());
+        assert!(decode(&encode(&c).replace("110.5", "NaN")).is_none());
+        assert!(decode(&encode(&c).replace("\nend", "")).is_none());
+    }
+}
