@@ -18,6 +18,8 @@ pub mod jacobian;
 mod ops;
 pub mod scalar_mul;
 pub mod serialize;
+pub mod subgroup;
+pub mod validate;
 pub mod xyzz;
 
 pub use affine::Affine;

@@ -159,9 +159,14 @@ impl<P: MontConfig<N>, const N: usize> Coordinate for Fp<P, N> {
                 got: bytes.len(),
             });
         }
-        let mut le = bytes.to_vec();
-        le.reverse();
-        Self::read_le(&le)
+        // Limb i is the i-th 8-byte group counted from the end, read big-endian.
+        let mut limbs = [0u64; N];
+        for (l, chunk) in limbs.iter_mut().zip(bytes.rchunks_exact(8)) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(chunk);
+            *l = u64::from_be_bytes(b);
+        }
+        Self::from_canonical_limbs(limbs)
     }
     fn write_le_mont(&self, out: &mut [u8]) {
         for (chunk, limb) in out.chunks_exact_mut(8).zip(self.montgomery_limbs()) {
@@ -319,25 +324,67 @@ pub trait PointEncoding<C: SerializableCurve> {
     }
 
     /// Decodes back-to-back points; the length must be a multiple of
-    /// [`Self::ENCODED_LEN`]. Errors name the offending point's index.
+    /// [`Self::ENCODED_LEN`]. Decoding (and the subgroup check, the expensive part) runs
+    /// in parallel chunks on rayon's pool into one output allocation; an error names the
+    /// *lowest* offending index, as a sequential decode would.
     fn decode_many(bytes: &[u8], validate: Validate) -> Result<Vec<Affine<C>>, SerializeError> {
-        if !bytes.len().is_multiple_of(Self::ENCODED_LEN) {
+        let n = count_points(Self::NAME, Self::ENCODED_LEN, bytes)?;
+        let mut out = vec![Affine::identity(); n];
+        Self::decode_many_into(bytes, &mut out, validate)?;
+        Ok(out)
+    }
+
+    /// Same as [`Self::decode_many`] (kept as an explicit name for callers that want to
+    /// say they rely on the parallel decode).
+    fn decode_many_par(bytes: &[u8], validate: Validate) -> Result<Vec<Affine<C>>, SerializeError> {
+        Self::decode_many(bytes, validate)
+    }
+
+    /// [`Self::decode_many`] into a caller-provided buffer of exactly
+    /// `bytes.len() / ENCODED_LEN` points (e.g. a section of a larger array).
+    fn decode_many_into(
+        bytes: &[u8],
+        out: &mut [Affine<C>],
+        validate: Validate,
+    ) -> Result<(), SerializeError> {
+        let n = count_points(Self::NAME, Self::ENCODED_LEN, bytes)?;
+        if out.len() != n {
             return Err(SerializeError::WrongLength {
                 encoding: Self::NAME,
-                expected: (bytes.len() / Self::ENCODED_LEN + 1) * Self::ENCODED_LEN,
+                expected: out.len() * Self::ENCODED_LEN,
                 got: bytes.len(),
             });
         }
-        bytes
-            .chunks_exact(Self::ENCODED_LEN)
-            .enumerate()
-            .map(|(index, chunk)| {
+        let len = Self::ENCODED_LEN;
+        crate::validate::par_try_fill(out, crate::validate::PAR_CHUNK, |start, dst| {
+            let src = &bytes[start * len..(start + dst.len()) * len];
+            for (i, (d, chunk)) in dst.iter_mut().zip(src.chunks_exact(len)).enumerate() {
+                *d = Self::decode(chunk, validate).map_err(|e| (start + i, e))?;
+            }
+            Ok(())
+        })
+        .map_err(|(index, e)| SerializeError::AtIndex {
+            index,
+            source: Box::new(e),
+        })
+    }
+
+    /// Decodes back-to-back points on the calling thread only.
+    fn decode_many_serial(
+        bytes: &[u8],
+        validate: Validate,
+    ) -> Result<Vec<Affine<C>>, SerializeError> {
+        let n = count_points(Self::NAME, Self::ENCODED_LEN, bytes)?;
+        let mut out = Vec::with_capacity(n);
+        for (index, chunk) in bytes.chunks_exact(Self::ENCODED_LEN).enumerate() {
+            out.push(
                 Self::decode(chunk, validate).map_err(|e| SerializeError::AtIndex {
                     index,
                     source: Box::new(e),
-                })
-            })
-            .collect()
+                })?,
+            );
+        }
+        Ok(out)
     }
 
     #[doc(hidden)]
@@ -387,12 +434,38 @@ fn check_len(encoding: &'static str, expected: usize, got: usize) -> Result<(), 
     }
 }
 
+/// Number of `len`-byte points in `bytes`, or a length error if it is not a whole number.
+fn count_points(encoding: &'static str, len: usize, bytes: &[u8]) -> Result<usize, SerializeError> {
+    if !bytes.len().is_multiple_of(len) {
+        return Err(SerializeError::WrongLength {
+            encoding,
+            expected: (bytes.len() / len + 1) * len,
+            got: bytes.len(),
+        });
+    }
+    Ok(bytes.len() / len)
+}
+
 fn coord_err(encoding: &'static str) -> impl Fn(FieldError) -> SerializeError {
     move |_| SerializeError::NonCanonicalCoordinate { encoding }
 }
 
 fn all_zero(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| b == 0)
+}
+
+/// Runs `f` on a mutable copy of `bytes` kept on the stack (every built-in encoding
+/// fits), so decoding a point allocates nothing.
+fn with_scratch<R>(bytes: &[u8], f: impl FnOnce(&mut [u8]) -> R) -> R {
+    const STACK: usize = 256;
+    if bytes.len() <= STACK {
+        let mut buf = [0u8; STACK];
+        let buf = &mut buf[..bytes.len()];
+        buf.copy_from_slice(bytes);
+        f(buf)
+    } else {
+        f(&mut bytes.to_vec())
+    }
 }
 
 /// Number of top bits of a coordinate's most significant byte that a value `< p` leaves
@@ -543,8 +616,18 @@ fn sw_decode<C: SerializableCurve>(
     compressed: bool,
     validate: Validate,
 ) -> Result<Affine<C>, SerializeError> {
+    with_scratch(bytes, |buf| {
+        sw_decode_buf(encoding, buf, compressed, validate)
+    })
+}
+
+fn sw_decode_buf<C: SerializableCurve>(
+    encoding: &'static str,
+    buf: &mut [u8],
+    compressed: bool,
+    validate: Validate,
+) -> Result<Affine<C>, SerializeError> {
     let n = <C::Base as Coordinate>::SIZE;
-    let mut buf = bytes.to_vec();
     let last = buf.last_mut().expect("length checked");
     let flags = *last & (SW_NEGATIVE | SW_INFINITY);
     *last &= !(SW_NEGATIVE | SW_INFINITY);
@@ -557,7 +640,7 @@ fn sw_decode<C: SerializableCurve>(
                 reason: "infinity and y-sign flags both set",
             });
         }
-        if !all_zero(&buf) {
+        if !all_zero(buf) {
             return Err(SerializeError::NonZeroInfinity { encoding });
         }
         return Ok(Affine::identity());
@@ -600,8 +683,18 @@ fn zcash_decode<C: SerializableCurve>(
     compressed: bool,
     validate: Validate,
 ) -> Result<Affine<C>, SerializeError> {
+    with_scratch(bytes, |buf| {
+        zcash_decode_buf(encoding, buf, compressed, validate)
+    })
+}
+
+fn zcash_decode_buf<C: SerializableCurve>(
+    encoding: &'static str,
+    buf: &mut [u8],
+    compressed: bool,
+    validate: Validate,
+) -> Result<Affine<C>, SerializeError> {
     let n = <C::Base as Coordinate>::SIZE;
-    let mut buf = bytes.to_vec();
     let flags = buf[0] & (ZC_COMPRESSED | ZC_INFINITY | ZC_LARGEST);
     buf[0] &= !(ZC_COMPRESSED | ZC_INFINITY | ZC_LARGEST);
     let invalid = |reason| SerializeError::InvalidFlags {
@@ -621,7 +714,7 @@ fn zcash_decode<C: SerializableCurve>(
         if largest {
             return Err(invalid("infinity and sort flags both set"));
         }
-        if !all_zero(&buf) {
+        if !all_zero(buf) {
             return Err(SerializeError::NonZeroInfinity { encoding });
         }
         return Ok(Affine::identity());
@@ -761,24 +854,25 @@ impl<C: SerializableCurve> PointEncoding<C> for SnarkjsCompressed {
             bytes.len(),
         )?;
         let encoding = <Self as PointEncoding<C>>::NAME;
-        let mut buf = bytes.to_vec();
-        let flags = buf[0] & (SJ_LARGEST | SJ_INFINITY);
-        buf[0] &= !(SJ_LARGEST | SJ_INFINITY);
-        let largest = flags & SJ_LARGEST != 0;
-        if flags & SJ_INFINITY != 0 {
-            if largest {
-                return Err(SerializeError::InvalidFlags {
-                    encoding,
-                    flags,
-                    reason: "infinity and sign flags both set",
-                });
+        with_scratch(bytes, |buf| {
+            let flags = buf[0] & (SJ_LARGEST | SJ_INFINITY);
+            buf[0] &= !(SJ_LARGEST | SJ_INFINITY);
+            let largest = flags & SJ_LARGEST != 0;
+            if flags & SJ_INFINITY != 0 {
+                if largest {
+                    return Err(SerializeError::InvalidFlags {
+                        encoding,
+                        flags,
+                        reason: "infinity and sign flags both set",
+                    });
+                }
+                if !all_zero(buf) {
+                    return Err(SerializeError::NonZeroInfinity { encoding });
+                }
+                return Ok(Affine::identity());
             }
-            if !all_zero(&buf) {
-                return Err(SerializeError::NonZeroInfinity { encoding });
-            }
-            return Ok(Affine::identity());
-        }
-        let x = C::Base::read_be(&buf).map_err(coord_err(encoding))?;
-        from_x(encoding, x, largest, validate)
+            let x = C::Base::read_be(buf).map_err(coord_err(encoding))?;
+            from_x(encoding, x, largest, validate)
+        })
     }
 }
