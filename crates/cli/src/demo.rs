@@ -81,6 +81,6 @@ fn demo<E: PairingCurve>(args: &DemoArgs) -> Result<()> {
         Ok(())
     })?;
     println!("prover phases:");
-    print_timings(&timings.phases, timings.total());
+    print_timings(&timings.phases, &timings.overlapping, timings.total());
     Ok(())
 }
