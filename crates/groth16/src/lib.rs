@@ -8,15 +8,18 @@
 //! zkey made by snarkjs proves here and the result verifies with snarkjs.
 
 mod curves;
+pub mod domain;
+mod fixed_base;
 mod keys;
 pub mod prover;
 pub mod setup;
+pub mod setup_ptau;
 pub mod verifier;
 
 pub use curves::{Bls12_381, Bn254, PairingCurve};
 pub use keys::{Proof, ProvingKey, VerifyingKey};
-pub use prover::{prove, prove_with, ProveOptions, ProveTimings};
-pub use setup::{setup_random, SetupError};
+pub use prover::{prove, prove_with, prove_with_rng, ProveOptions, ProveTimings};
+pub use setup::{domain_log_size, setup_random, SetupError};
 pub use verifier::{verify, VerifyError};
 
 use fastzk_curve::Affine;

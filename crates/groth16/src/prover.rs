@@ -18,13 +18,14 @@
 use std::time::{Duration, Instant};
 
 use fastzk_curve::Jacobian;
-use fastzk_field::{Field, PrimeField};
+use fastzk_field::Field;
 use fastzk_msm::{msm, msm_pair};
-use fastzk_poly::{Order, Radix2Domain};
+use fastzk_poly::Order;
 use fastzk_r1cs::{spmv, R1cs};
 use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;
 
+use crate::domain::{odd_coset_shift, snarkjs_domain};
 use crate::{verify, Fr, PairingCurve, Proof, ProveError, ProvingKey};
 
 /// Knobs for [`prove_with`].
@@ -200,12 +201,8 @@ pub fn h_evaluations<E: PairingCurve>(
     witness: &[Fr<E>],
 ) -> Result<Vec<Fr<E>>, ProveError> {
     let log_n = pk.log_domain;
-    let domain = Radix2Domain::<Fr<E>>::cached(log_n)?;
-    let shift = Fr::<E>::root_of_unity(log_n + 1).ok_or(fastzk_poly::PolyError::TooLarge {
-        log_size: log_n + 1,
-        two_adicity: Fr::<E>::TWO_ADICITY,
-    })?;
-    let coset = (*domain).clone().with_coset(shift)?;
+    let domain = snarkjs_domain::<Fr<E>>(log_n)?;
+    let coset = (*domain).clone().with_coset(odd_coset_shift(log_n)?)?;
 
     let (mut a, mut b) = rayon::join(
         || spmv(&pk.a_matrix, witness),

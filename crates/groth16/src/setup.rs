@@ -12,6 +12,7 @@ use fastzk_r1cs::{Csr, R1cs};
 use rand_core::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
+use crate::domain::snarkjs_root_of_unity;
 use crate::fixed_base::FixedBase;
 use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey};
 
@@ -43,7 +44,7 @@ pub fn domain_log_size(n_constraints: usize, n_public: usize) -> u32 {
 /// `τ` must be outside the subgroup.
 fn lagrange_at<F: PrimeField>(tau: F, log_n: u32) -> Vec<F> {
     let n = 1usize << log_n;
-    let omega = F::root_of_unity(log_n).expect("checked against the two-adicity");
+    let omega = snarkjs_root_of_unity::<F>(log_n).expect("checked against the two-adicity");
     let mut powers = vec![F::ONE; n];
     for j in 1..n {
         powers[j] = powers[j - 1] * omega;

@@ -48,6 +48,8 @@ pub enum PolyError {
     NotPowerOfTwo(usize),
     #[error("the coset generator must be non-zero and outside the subgroup")]
     BadCoset,
+    #[error("the given generator does not have the domain's order")]
+    BadRoot,
     #[error("interpolation points must be distinct")]
     DuplicatePoint,
     #[error("division by zero: {0}")]

@@ -1,0 +1,244 @@
+//! Helpers shared by the readers: curve identification, field elements, point arrays.
+
+use fastzk_curve::serialize::{PointEncoding, SerializableCurve, SnarkjsLem, Validate};
+use fastzk_curve::Affine;
+use fastzk_field::{bls12_381, bn254, PrimeField};
+use num_bigint::BigUint;
+use rayon::prelude::*;
+
+use crate::binfile::{BinFile, Cursor};
+use crate::error::{Ctx, ErrorKind, FormatError, Result};
+
+/// The curves circom/snarkjs files can use here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CurveId {
+    Bn254,
+    Bls12_381,
+}
+
+impl CurveId {
+    /// Human name, used in errors.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bn254 => "BN254",
+            Self::Bls12_381 => "BLS12-381",
+        }
+    }
+
+    /// The name snarkjs JSON files use (`curve` field).
+    pub fn snarkjs_name(self) -> &'static str {
+        match self {
+            Self::Bn254 => "bn128",
+            Self::Bls12_381 => "bls12381",
+        }
+    }
+
+    /// Order `r` of the groups (the scalar field, circom's prime).
+    pub fn scalar_modulus(self) -> BigUint {
+        match self {
+            Self::Bn254 => bn254::Fr::modulus(),
+            Self::Bls12_381 => bls12_381::Fr::modulus(),
+        }
+    }
+
+    /// Modulus `q` of the coordinate field.
+    pub fn base_modulus(self) -> BigUint {
+        match self {
+            Self::Bn254 => bn254::Fq::modulus(),
+            Self::Bls12_381 => bls12_381::Fq::modulus(),
+        }
+    }
+
+    /// The curve whose scalar or base modulus is `p`.
+    pub fn from_prime(p: &BigUint) -> Option<Self> {
+        [Self::Bn254, Self::Bls12_381]
+            .into_iter()
+            .find(|c| *p == c.scalar_modulus() || *p == c.base_modulus())
+    }
+}
+
+impl std::fmt::Display for CurveId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What to call a prime in an error message.
+pub(crate) fn describe_prime(p: &BigUint) -> String {
+    match CurveId::from_prime(p) {
+        Some(c) => c.name().to_owned(),
+        None => format!("an unknown prime field (p = {p})"),
+    }
+}
+
+/// Reads `u32 n8` then an `n8`-byte little-endian prime, and checks it is `expected`
+/// with `n8 == expected_bytes` (errors name both curves when they differ).
+pub(crate) fn read_prime(
+    cur: &mut Cursor<'_, '_>,
+    expected: &BigUint,
+    expected_bytes: usize,
+) -> Result<()> {
+    let n8 = cur.u32()?;
+    let prime = BigUint::from_bytes_le(cur.take(n8 as u64)?);
+    if prime != *expected {
+        return Err(cur.ctx.err(ErrorKind::WrongCurve {
+            found: describe_prime(&prime),
+            expected: describe_prime(expected),
+        }));
+    }
+    if n8 as usize != expected_bytes {
+        return Err(cur.ctx.invalid(format!(
+            "field elements take {n8} bytes, expected {expected_bytes}"
+        )));
+    }
+    Ok(())
+}
+
+/// A canonical little-endian field element (`F::BYTES` long), `< p`.
+pub(crate) fn read_fe<F: PrimeField>(bytes: &[u8], ctx: &Ctx<'_>) -> Result<F> {
+    F::from_le_bytes(bytes).map_err(|_| {
+        ctx.err(ErrorKind::NotCanonical {
+            modulus: F::modulus().to_string(),
+        })
+    })
+}
+
+/// Bytes of one point in snarkjs' file layout.
+pub(crate) fn point_len<C: SerializableCurve>() -> usize {
+    <SnarkjsLem as PointEncoding<C>>::ENCODED_LEN
+}
+
+/// Decodes one point; errors carry the context.
+pub(crate) fn decode_point<C: SerializableCurve>(
+    bytes: &[u8],
+    validate: Validate,
+    ctx: &Ctx<'_>,
+) -> Result<Affine<C>> {
+    SnarkjsLem::decode(bytes, validate).map_err(|e| ctx.err(ErrorKind::Point(e)))
+}
+
+/// Decodes back-to-back points, in parallel; the length must be `count` points exactly.
+/// The error names the index of a bad point.
+pub(crate) fn decode_points<C: SerializableCurve>(
+    bytes: &[u8],
+    count: u64,
+    validate: Validate,
+    ctx: &Ctx<'_>,
+) -> Result<Vec<Affine<C>>> {
+    let len = point_len::<C>() as u64;
+    let expected = count.saturating_mul(len);
+    if bytes.len() as u64 != expected {
+        return Err(ctx.invalid(format!(
+            "section is {} bytes, expected {count} points of {len} bytes = {expected}",
+            bytes.len()
+        )));
+    }
+    bytes
+        .par_chunks_exact(len as usize)
+        .enumerate()
+        .map(|(i, chunk)| decode_point(chunk, validate, ctx).map_err(|e| e.at(i as u64)))
+        .collect()
+}
+
+/// Appends points in snarkjs' layout, encoding in parallel.
+pub(crate) fn encode_points<C: SerializableCurve>(buf: &mut Vec<u8>, points: &[Affine<C>]) {
+    let len = point_len::<C>();
+    let start = buf.len();
+    buf.resize(start + len * points.len(), 0);
+    buf[start..]
+        .par_chunks_exact_mut(len)
+        .zip(points.par_iter())
+        .for_each(|(out, p)| {
+            SnarkjsLem::encode_into(p, out).expect("chunk has the encoded length");
+        });
+}
+
+/// Appends one point in snarkjs' layout.
+pub(crate) fn encode_point<C: SerializableCurve>(buf: &mut Vec<u8>, p: &Affine<C>) {
+    buf.extend_from_slice(&SnarkjsLem::encode(p));
+}
+
+/// `u32 n8` and the little-endian prime, as the headers write them.
+pub(crate) fn write_prime(buf: &mut Vec<u8>, p: &BigUint, n8: usize) {
+    buf.extend_from_slice(&(n8 as u32).to_le_bytes());
+    let mut b = p.to_bytes_le();
+    b.resize(n8, 0);
+    buf.extend_from_slice(&b);
+}
+
+/// Which curve a `.r1cs`, `.wtns`, `.zkey` or `.ptau` file uses, from the prime in its
+/// header (the magic says which header to look at).
+pub fn sniff_curve(bytes: &[u8], file: &str) -> Result<CurveId> {
+    let magic: [u8; 4] = match bytes.get(..4) {
+        Some(m) => m.try_into().expect("4 bytes"),
+        None => {
+            return Err(FormatError::new(
+                file,
+                ErrorKind::Truncated {
+                    needed: 4,
+                    available: bytes.len() as u64,
+                },
+            ))
+        }
+    };
+    let section = match &magic {
+        b"r1cs" | b"wtns" | b"ptau" => 1,
+        b"zkey" => 2,
+        _ => {
+            return Err(FormatError::new(
+                file,
+                ErrorKind::Magic {
+                    found: String::from_utf8_lossy(&magic).into_owned(),
+                    expected: "r1cs, wtns, zkey or ptau".into(),
+                },
+            ))
+        }
+    };
+    let bin = BinFile::parse(bytes, &magic, file)?;
+    let sec_name = format!("section {section} (header)");
+    let ctx = Ctx::new(file).section(&sec_name);
+    let mut cur = Cursor::new(bin.require(section)?, ctx);
+    let n8 = cur.u32()?;
+    let prime = BigUint::from_bytes_le(cur.take(n8 as u64)?);
+    CurveId::from_prime(&prime)
+        .ok_or_else(|| ctx.invalid(format!("unknown prime field (p = {prime})")))
+}
+
+/// [`sniff_curve`] on a file; reads only the section table and the header section, so
+/// it is cheap on large `.zkey` and `.ptau` files.
+pub fn sniff_curve_file(path: impl AsRef<std::path::Path>) -> Result<CurveId> {
+    use std::io::{Read, Seek, SeekFrom};
+    let path = path.as_ref();
+    let file = path.display().to_string();
+    let io = |e: std::io::Error| FormatError::new(&file, ErrorKind::Io(e));
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let len = f.metadata().map_err(io)?.len();
+    let mut magic = [0u8; 4];
+    if len < 4 {
+        return sniff_curve(&[], &file);
+    }
+    f.read_exact(&mut magic).map_err(io)?;
+    let table = crate::binfile::scan_table(&mut f, len, &magic, &file);
+    let table = match table {
+        Ok(t) => t,
+        // Unknown magic: let sniff_curve word the error.
+        Err(_) if !matches!(&magic, b"r1cs" | b"wtns" | b"zkey" | b"ptau") => {
+            return sniff_curve(&magic, &file)
+        }
+        Err(e) => return Err(e),
+    };
+    let id = if &magic == b"zkey" { 2 } else { 1 };
+    let s = *table.require(&file, id)?;
+    // A header holds two small integers, two primes and a few points: cap the read.
+    let n = s.size.min(4096);
+    let mut head = vec![0u8; n as usize];
+    f.seek(SeekFrom::Start(s.offset)).map_err(io)?;
+    f.read_exact(&mut head).map_err(io)?;
+    let sec_name = format!("section {id} (header)");
+    let ctx = Ctx::new(&file).section(&sec_name);
+    let mut cur = Cursor::new(&head, ctx);
+    let n8 = cur.u32()?;
+    let prime = BigUint::from_bytes_le(cur.take(n8 as u64)?);
+    CurveId::from_prime(&prime)
+        .ok_or_else(|| ctx.invalid(format!("unknown prime field (p = {prime})")))
+}
