@@ -79,8 +79,18 @@ fn decode(s: &str) -> Option<Calibration> {
     if v.len() != FIELDS || v[FIELDS - 1] != "end" {
         return None;
     }
-    let f = |i: usize| v[i].parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
-    let opt = |i: usize| if v[i] == "none" { Some(None) } else { f(i).map(Some) };
+    let f = |i: usize| {
+        v[i].parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+    };
+    let opt = |i: usize| {
+        if v[i] == "none" {
+            Some(None)
+        } else {
+            f(i).map(Some)
+        }
+    };
     Some(Calibration {
         batch_add_ns: f(0)?,
         simd_batch_add_ns: opt(1)?,

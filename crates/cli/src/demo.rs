@@ -5,7 +5,9 @@ use std::time::Instant;
 use anyhow::{ensure, Result};
 use fastzk_field::Field;
 use fastzk_formats::{Validate, Zkey};
-use fastzk_groth16::{prove_with, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve, ProveOptions};
+use fastzk_groth16::{
+    prove_with, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve, ProveOptions,
+};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use rand_core::OsRng;
 
@@ -58,17 +60,22 @@ fn demo<E: PairingCurve>(args: &DemoArgs) -> Result<()> {
         ),
         || Ok(synthesize::<Fr<E>>(&params, &mut OsRng)?),
     )?;
-    step("check the witness satisfies every constraint", || Ok(r1cs.check(&z)?))?;
-    let pk = step("random setup (development only, not for production)", || {
-        Ok(setup_random::<E>(&r1cs, &mut OsRng)?)
+    step("check the witness satisfies every constraint", || {
+        Ok(r1cs.check(&z)?)
     })?;
+    let pk = step(
+        "random setup (development only, not for production)",
+        || Ok(setup_random::<E>(&r1cs, &mut OsRng)?),
+    )?;
     let pk = step("write the key as a snarkjs zkey and read it back", || {
         let bytes = Zkey::new(pk.clone()).to_bytes()?;
         let back = Zkey::<E>::from_bytes(&bytes, "demo.zkey", Validate::Yes)?.proving_key;
         ensure!(back == pk, "zkey round trip changed the key");
         Ok(back)
     })?;
-    let (proof, timings) = step("prove", || Ok(prove_with(&pk, &z, &ProveOptions::default())?))?;
+    let (proof, timings) = step("prove", || {
+        Ok(prove_with(&pk, &z, &ProveOptions::default())?)
+    })?;
     let public = &z[1..=args.public];
     step("verify (arkworks pairings)", || {
         ensure!(verify(&pk.vk, public, &proof)?, "the proof does not verify");

@@ -8,12 +8,11 @@ use anyhow::{bail, Context, Result};
 use fastzk_field::PrimeField;
 use fastzk_formats::{
     read_public_json, read_vk_json, read_wtns, read_zkey, sniff_curve_file, write_proof_json,
-    write_public_json, write_vk_json, write_wtns, write_zkey, CurveId, Ptau, R1csFile, Validate,
-    Zkey,
+    write_public_json, write_vk_json, write_wtns, write_zkey, CurveId, PointCheck, Ptau, R1csFile,
+    Validate, Zkey,
 };
 use fastzk_groth16::{
-    prove_with, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve, ProveOptions,
-    ProvingKey,
+    prove_with, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve, ProveOptions, ProvingKey,
 };
 
 use crate::cache;
@@ -60,7 +59,10 @@ pub enum Groth16Command {
         vk: Option<PathBuf>,
     },
     /// Write a zkey's verification key as snarkjs' verification_key.json.
-    ExportVk { zkey: PathBuf, verification_key: PathBuf },
+    ExportVk {
+        zkey: PathBuf,
+        verification_key: PathBuf,
+    },
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -183,7 +185,10 @@ pub fn run_groth16(cmd: &Groth16Command) -> Result<i32> {
             vk,
         } => {
             let curve = sniff_curve_file(r1cs)?;
-            on_curve!(curve, setup_files(r1cs, zkey, ptau.as_deref(), vk.as_deref()))?;
+            on_curve!(
+                curve,
+                setup_files(r1cs, zkey, ptau.as_deref(), vk.as_deref())
+            )?;
             Ok(0)
         }
         Groth16Command::ExportVk {
@@ -216,19 +221,26 @@ struct ProvePaths<'a> {
     r1cs: Option<&'a Path>,
 }
 
-/// Reads a zkey; the subgroup check runs unless the key is trusted or this exact file
-/// passed it before (see [`crate::cache`]).
+/// Reads a zkey. Points are checked on the curve and in the subgroup, unless the key is
+/// trusted (`--trusted-key`: on-curve only) or these exact bytes passed the full check
+/// before (see [`crate::cache`]: then only coordinate ranges are checked).
 fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E>> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", name(path)))?;
+    // SAFETY: the map is read-only and private to this call; a file truncated by another
+    // process while we read it could fault (the price of skipping a 1:1 copy of keys
+    // that run to gigabytes).
+    let bytes = unsafe { memmap2::MmapOptions::new().populate().map(&file) }
+        .with_context(|| format!("reading {}", name(path)))?;
     let hash = cache::content_hash(&bytes);
-    let checked_before = !trusted && cache::is_validated(&hash);
-    let validate = if trusted || checked_before {
-        Validate::No
+    let check = if cache::is_validated(&hash) {
+        PointCheck::Prevalidated
+    } else if trusted {
+        PointCheck::OnCurve
     } else {
-        Validate::Yes
+        PointCheck::Subgroup
     };
-    let pk = Zkey::<E>::from_bytes(&bytes, &name(path), validate)?.proving_key;
-    if validate == Validate::Yes {
+    let pk = Zkey::<E>::from_bytes_with(&bytes, &name(path), check)?.proving_key;
+    if check == PointCheck::Subgroup {
         cache::mark_validated(&hash);
     }
     Ok(pk)
@@ -298,7 +310,10 @@ pub fn print_timings(
         eprintln!("  {label:<24} {:>10.2} ms", d.as_secs_f64() * 1e3);
         if label.ends_with("(concurrent)") {
             for (label, d) in overlapping {
-                eprintln!("    {label:<22} {:>10.2} ms (overlapping)", d.as_secs_f64() * 1e3);
+                eprintln!(
+                    "    {label:<22} {:>10.2} ms (overlapping)",
+                    d.as_secs_f64() * 1e3
+                );
             }
         }
     }
@@ -309,8 +324,7 @@ fn verify_files<E: PairingCurve>(vk: &Path, public: &Path, proof: &Path) -> Resu
     let vk = read_vk_json::<E>(vk)?;
     let public_values = read_public_json::<Fr<E>>(public)?;
     let proof = fastzk_formats::read_proof_json::<E>(proof)?;
-    Ok(verify(&vk, &public_values, &proof)
-        .with_context(|| format!("checking {}", name(public)))?)
+    verify(&vk, &public_values, &proof).with_context(|| format!("checking {}", name(public)))
 }
 
 fn setup_files<E: PairingCurve>(

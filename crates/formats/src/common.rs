@@ -1,6 +1,6 @@
 //! Helpers shared by the readers: curve identification, field elements, point arrays.
 
-use fastzk_curve::serialize::{PointEncoding, SerializableCurve, SnarkjsLem, Validate};
+use fastzk_curve::serialize::{Coordinate, PointEncoding, SerializableCurve, SnarkjsLem, Validate};
 use fastzk_curve::Affine;
 use fastzk_field::{bls12_381, bn254, PrimeField};
 use num_bigint::BigUint;
@@ -103,6 +103,15 @@ pub(crate) fn read_fe<F: PrimeField>(bytes: &[u8], ctx: &Ctx<'_>) -> Result<F> {
     })
 }
 
+/// Little-endian bytes taken as a Montgomery representation (`< p` checked).
+pub(crate) fn read_mont<F: PrimeField + Coordinate>(bytes: &[u8], ctx: &Ctx<'_>) -> Result<F> {
+    F::read_le_mont(bytes).map_err(|_| {
+        ctx.err(ErrorKind::NotCanonical {
+            modulus: F::modulus().to_string(),
+        })
+    })
+}
+
 /// Bytes of one point in snarkjs' file layout.
 pub(crate) fn point_len<C: SerializableCurve>() -> usize {
     <SnarkjsLem as PointEncoding<C>>::ENCODED_LEN
@@ -111,10 +120,63 @@ pub(crate) fn point_len<C: SerializableCurve>() -> usize {
 /// Decodes one point; errors carry the context.
 pub(crate) fn decode_point<C: SerializableCurve>(
     bytes: &[u8],
-    validate: Validate,
+    check: PointCheck,
     ctx: &Ctx<'_>,
 ) -> Result<Affine<C>> {
+    let validate = match check {
+        PointCheck::Subgroup => Validate::Yes,
+        PointCheck::OnCurve => Validate::No,
+        PointCheck::Prevalidated => return decode_point_prevalidated(bytes, ctx),
+    };
     SnarkjsLem::decode(bytes, validate).map_err(|e| ctx.err(ErrorKind::Point(e)))
+}
+
+/// How much a reader checks of each point it decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PointCheck {
+    /// On the curve and in the prime-order subgroup (the default).
+    Subgroup,
+    /// On the curve only (trusted files; a scalar multiplication per point saved).
+    OnCurve,
+    /// Coordinates below the modulus only: for bytes the caller knows passed
+    /// [`PointCheck::Subgroup`] before (the CLI remembers keys by content hash). Never
+    /// use it on bytes of unknown origin.
+    Prevalidated,
+}
+
+impl From<Validate> for PointCheck {
+    fn from(v: Validate) -> Self {
+        match v {
+            Validate::Yes => PointCheck::Subgroup,
+            Validate::No => PointCheck::OnCurve,
+        }
+    }
+}
+
+/// LEM bytes to a point with only the coordinate range checked (all zeros = identity).
+fn decode_point_prevalidated<C: SerializableCurve>(
+    bytes: &[u8],
+    ctx: &Ctx<'_>,
+) -> Result<Affine<C>> {
+    let n = bytes.len() / 2;
+    if bytes.len() != point_len::<C>() {
+        return Err(ctx.invalid(format!(
+            "point of {} bytes, expected {}",
+            bytes.len(),
+            point_len::<C>()
+        )));
+    }
+    if bytes.iter().all(|&b| b == 0) {
+        return Ok(Affine::identity());
+    }
+    let coord = |b: &[u8]| {
+        <C::Base as fastzk_curve::serialize::Coordinate>::read_le_mont(b)
+            .map_err(|e| ctx.invalid(format!("coordinate: {e}")))
+    };
+    Ok(Affine::new_unchecked(
+        coord(&bytes[..n])?,
+        coord(&bytes[n..])?,
+    ))
 }
 
 /// Decodes back-to-back points, in parallel; the length must be `count` points exactly.
@@ -122,9 +184,10 @@ pub(crate) fn decode_point<C: SerializableCurve>(
 pub(crate) fn decode_points<C: SerializableCurve>(
     bytes: &[u8],
     count: u64,
-    validate: Validate,
+    check: impl Into<PointCheck>,
     ctx: &Ctx<'_>,
 ) -> Result<Vec<Affine<C>>> {
+    let check = check.into();
     let len = point_len::<C>() as u64;
     let expected = count.saturating_mul(len);
     if bytes.len() as u64 != expected {
@@ -136,7 +199,7 @@ pub(crate) fn decode_points<C: SerializableCurve>(
     bytes
         .par_chunks_exact(len as usize)
         .enumerate()
-        .map(|(i, chunk)| decode_point(chunk, validate, ctx).map_err(|e| e.at(i as u64)))
+        .map(|(i, chunk)| decode_point(chunk, check, ctx).map_err(|e| e.at(i as u64)))
         .collect()
 }
 

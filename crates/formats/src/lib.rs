@@ -24,7 +24,7 @@ pub mod r1cs;
 pub mod wtns;
 pub mod zkey;
 
-pub use common::{sniff_curve, sniff_curve_file, CurveId};
+pub use common::{sniff_curve, sniff_curve_file, CurveId, PointCheck};
 pub use error::{ErrorKind, FormatError, Result};
 pub use fastzk_curve::serialize::Validate;
 pub use json::{

@@ -34,8 +34,8 @@ use rayon::prelude::*;
 
 use crate::binfile::{read_file, write_file, BinFile, BinWriter, Cursor};
 use crate::common::{
-    decode_point, decode_points, describe_prime, encode_point, encode_points, point_len, read_fe,
-    read_prime, write_prime, CurveId,
+    decode_point, decode_points, describe_prime, encode_point, encode_points, point_len, read_mont,
+    read_prime, write_prime, CurveId, PointCheck,
 };
 use crate::error::{Ctx, ErrorKind, FormatError, Result};
 
@@ -79,6 +79,11 @@ impl<E: PairingCurve> Zkey<E> {
     /// Parses a `.zkey` held in memory; `file` names it in errors. Points are checked
     /// to be on the curve, and with [`Validate::Yes`] to be in the prime-order subgroup.
     pub fn from_bytes(bytes: &[u8], file: &str, validate: Validate) -> Result<Self> {
+        Self::from_bytes_with(bytes, file, validate.into())
+    }
+
+    /// [`Self::from_bytes`] with an explicit [`PointCheck`] level.
+    pub fn from_bytes_with(bytes: &[u8], file: &str, validate: PointCheck) -> Result<Self> {
         let bin = BinFile::parse(bytes, MAGIC, file)?;
         bin.table.check_version(file, &[1])?;
         let ctx = Ctx::new(file);
@@ -365,47 +370,70 @@ fn parse_coefficients<E: PairingCurve>(
             bytes.len()
         )));
     }
-    let r_inv2 = {
-        let r = mont_r::<Fr<E>>();
-        (r * r).inverse().expect("R is invertible")
-    };
-    let entries: Vec<(u32, u32, u32, Fr<E>)> = bytes[4..]
+    // The bytes of `coef·R² mod r` read as Montgomery limbs are the element `coef·R`;
+    // one product by `R⁻¹` gives `coef`.
+    let r_inv = mont_r::<Fr<E>>().inverse().expect("R is invertible");
+    let body = &bytes[4..];
+    let word =
+        |e: &[u8], k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+    // Pass 1: check every index and count each matrix's rows.
+    let mut counts = [
+        vec![0usize; domain_size as usize + 1],
+        vec![0usize; domain_size as usize + 1],
+    ];
+    for (i, e) in body.chunks_exact(entry).enumerate() {
+        let (matrix, row, col) = (word(e, 0), word(e, 1), word(e, 2));
+        let bad = |msg: String| ctx.invalid_at(i as u64, msg);
+        if matrix > 1 {
+            return Err(bad(format!("matrix {matrix} is neither A (0) nor B (1)")));
+        }
+        if row as u64 >= domain_size {
+            return Err(bad(format!(
+                "constraint {row} is out of range (domain size {domain_size})"
+            )));
+        }
+        if col as u64 >= n_vars {
+            return Err(bad(format!(
+                "signal {col} is out of range ({n_vars} variables)"
+            )));
+        }
+        counts[matrix as usize][row as usize + 1] += 1;
+    }
+    // Pass 2: values, in parallel (range-checked: `≥ r` is an error).
+    let values: Vec<Fr<E>> = body
         .par_chunks_exact(entry)
         .enumerate()
         .map(|(i, e)| {
-            let word =
-                |k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
-            let (matrix, row, col) = (word(0), word(1), word(2));
-            let bad = |msg: String| ctx.invalid_at(i as u64, msg);
-            if matrix > 1 {
-                return Err(bad(format!("matrix {matrix} is neither A (0) nor B (1)")));
-            }
-            if row as u64 >= domain_size {
-                return Err(bad(format!(
-                    "constraint {row} is out of range (domain size {domain_size})"
-                )));
-            }
-            if col as u64 >= n_vars {
-                return Err(bad(format!(
-                    "signal {col} is out of range ({n_vars} variables)"
-                )));
-            }
-            let v: Fr<E> = read_fe(&e[12..], ctx).map_err(|e| e.at(i as u64))?;
-            Ok((matrix, row, col, v * r_inv2))
+            let v: Fr<E> = read_mont(&e[12..], ctx).map_err(|e| e.at(i as u64))?;
+            Ok(v * r_inv)
         })
         .collect::<Result<_>>()?;
-    let split = |m: u32| -> Vec<(u32, u32, Fr<E>)> {
-        entries
-            .iter()
-            .filter(|e| e.0 == m)
-            .map(|&(_, r, c, v)| (r, c, v))
-            .collect()
-    };
-    let build = |t: &[(u32, u32, Fr<E>)]| {
-        Csr::from_triplets(domain_size as usize, n_vars as usize, t)
-            .map_err(|e| ctx.invalid(e.to_string()))
-    };
-    Ok((build(&split(0))?, build(&split(1))?))
+    // Pass 3: scatter into CSR order, keeping the file's order within a row.
+    let mut mats = Vec::with_capacity(2);
+    for (m, mut ptr) in counts.into_iter().enumerate() {
+        for r in 0..domain_size as usize {
+            ptr[r + 1] += ptr[r];
+        }
+        let nnz = ptr[domain_size as usize];
+        let mut next = ptr.clone();
+        let mut cols = vec![0u32; nnz];
+        let mut vals = vec![Fr::<E>::ZERO; nnz];
+        for (e, v) in body.chunks_exact(entry).zip(&values) {
+            if word(e, 0) as usize == m {
+                let at = &mut next[word(e, 1) as usize];
+                cols[*at] = word(e, 2);
+                vals[*at] = *v;
+                *at += 1;
+            }
+        }
+        mats.push(
+            Csr::from_parts(n_vars as usize, ptr, cols, vals)
+                .map_err(|e| ctx.invalid(e.to_string()))?,
+        );
+    }
+    let b = mats.pop().expect("two matrices");
+    let a = mats.pop().expect("two matrices");
+    Ok((a, b))
 }
 
 #[cfg(test)]

@@ -3,12 +3,13 @@
 mod common;
 
 use common::{bytes, data};
+use fastzk_curve::serialize::{Coordinate, PointEncoding, SnarkjsLem};
 use fastzk_curve::Affine;
 use fastzk_field::{bls12_381, bn254, Field, PrimeField};
 use fastzk_formats::r1cs::R1csFile;
 use fastzk_formats::{
     proof_from_json, proof_to_json, public_from_json, public_to_json, vk_from_json, vk_to_json,
-    wtns_from_bytes, wtns_to_bytes, Ptau, Validate, Zkey,
+    wtns_from_bytes, wtns_to_bytes, PointCheck, Ptau, Validate, Zkey,
 };
 use fastzk_groth16::{Bls12_381, Bn254, Fr, PairingCurve, Proof, VerifyingKey, G1, G2};
 use fastzk_r1cs::spmv;
@@ -105,6 +106,19 @@ fn zkey_roundtrip<E: PairingCurve>(ptau_file: &str) {
         assert_eq!(back, z);
         assert_eq!(back.to_bytes().unwrap(), bytes);
     }
+    // The prevalidated fast path reads the same key from the same bytes...
+    let fast = Zkey::<E>::from_bytes_with(&bytes, "synth.zkey", PointCheck::Prevalidated).unwrap();
+    assert_eq!(fast, z);
+    // ...and still refuses a coordinate ≥ p (all 0xff in the last H point's x).
+    let mut bad = bytes.clone();
+    let h = z.proving_key.h_query.len();
+    let point = 2 * <E::G1 as fastzk_curve::CurveConfig>::Base::COMPONENT_BYTES;
+    let at = bytes.len() - 68 - 12 - point; // section 10 (12-byte header, 68 bytes) follows H
+    let last_h = &z.proving_key.h_query[h - 1];
+    assert_eq!(&bytes[at..at + point], &SnarkjsLem::encode(last_h)[..]);
+    bad[at..at + point / 2].fill(0xff);
+    assert!(Zkey::<E>::from_bytes_with(&bad, "bad.zkey", PointCheck::Prevalidated).is_err());
+    assert!(Zkey::<E>::from_bytes_with(&bad, "bad.zkey", PointCheck::Subgroup).is_err());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use ark_ec::pairing::Pairing;
 use ark_ec::short_weierstrass::Affine as ArkAffine;
 use ark_ff::{Field as _, One};
-use fastzk_curve::serialize::SerializableCurve;
+use fastzk_curve::serialize::{Coordinate, SerializableCurve};
 use fastzk_curve::{bls12_381 as bls, bn254, Affine};
 use fastzk_field::PrimeField;
 use fastzk_msm::MsmCurve;
@@ -18,7 +18,7 @@ pub type PairingInput<E> = (
 pub trait PairingCurve:
     'static + Copy + Clone + core::fmt::Debug + PartialEq + Eq + Send + Sync
 {
-    type Fr: PrimeField;
+    type Fr: PrimeField + Coordinate;
     type G1: MsmCurve<Scalar = Self::Fr> + SerializableCurve;
     type G2: MsmCurve<Scalar = Self::Fr> + SerializableCurve;
 
@@ -47,11 +47,10 @@ macro_rules! pairing_curve {
             const SNARKJS_NAME: &'static str = $sj;
 
             fn pairing_product_is_one(pairs: &[(Affine<$g1>, Affine<$g2>)]) -> bool {
-                let (ps, qs): (Vec<ArkAffine<$ag1>>, Vec<ArkAffine<$ag2>>) =
-                    pairs
-                        .iter()
-                        .map(|(p, q)| (ArkAffine::<$ag1>::from(*p), ArkAffine::<$ag2>::from(*q)))
-                        .unzip();
+                let (ps, qs): (Vec<ArkAffine<$ag1>>, Vec<ArkAffine<$ag2>>) = pairs
+                    .iter()
+                    .map(|(p, q)| (ArkAffine::<$ag1>::from(*p), ArkAffine::<$ag2>::from(*q)))
+                    .unzip();
                 <$ark>::multi_pairing(ps, qs).0.is_one()
             }
 

@@ -71,7 +71,11 @@ impl<E: PairingCurve> ProvingKey<E> {
         let checks = [
             ("B1 query", self.b_g1_query.len(), n_vars),
             ("B2 query", self.b_g2_query.len(), n_vars),
-            ("C query", self.c_query.len(), n_vars.saturating_sub(n_pub + 1)),
+            (
+                "C query",
+                self.c_query.len(),
+                n_vars.saturating_sub(n_pub + 1),
+            ),
             ("H query", self.h_query.len(), n),
             ("A matrix rows", self.a_matrix.n_rows(), n),
             ("B matrix rows", self.b_matrix.n_rows(), n),

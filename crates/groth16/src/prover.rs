@@ -81,7 +81,9 @@ impl Clock<'_> {
 }
 
 /// Runs `f`, returning its result with its wall time.
-fn timed<T>(f: impl FnOnce() -> Result<T, fastzk_msm::MsmError>) -> Result<(T, Duration), ProveError> {
+fn timed<T>(
+    f: impl FnOnce() -> Result<T, fastzk_msm::MsmError>,
+) -> Result<(T, Duration), ProveError> {
     let t = Instant::now();
     let out = f()?;
     Ok((out, t.elapsed()))

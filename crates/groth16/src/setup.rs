@@ -37,7 +37,9 @@ pub enum SetupError {
 /// Smallest `log_n` with `2^log_n ≥ constraints + n_public + 1` (snarkjs' rule: one
 /// extra A row per public variable and the constant).
 pub fn domain_log_size(n_constraints: usize, n_public: usize) -> u32 {
-    (n_constraints + n_public + 1).next_power_of_two().trailing_zeros()
+    (n_constraints + n_public + 1)
+        .next_power_of_two()
+        .trailing_zeros()
 }
 
 /// `L_j(τ)` for the size-`n` subgroup, all `j`: `(τⁿ − 1)/n · ωʲ/(τ − ωʲ)`.
@@ -134,7 +136,12 @@ pub fn setup_random<E: PairingCurve>(
         .collect();
     // H query: L_{2i+1}(τ)/δ over the size-2n domain (snarkjs' odd-coset form).
     let lag2 = lagrange_at(tau, log_n + 1);
-    let h_scalars: Vec<Fr<E>> = lag2.par_iter().skip(1).step_by(2).map(|l| *l * delta_inv).collect();
+    let h_scalars: Vec<Fr<E>> = lag2
+        .par_iter()
+        .skip(1)
+        .step_by(2)
+        .map(|l| *l * delta_inv)
+        .collect();
 
     let g1 = FixedBase::<E::G1>::new(&Affine::generator());
     let g2 = FixedBase::<E::G2>::new(&Affine::generator());

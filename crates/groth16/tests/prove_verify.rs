@@ -6,7 +6,7 @@ use fastzk_curve::Jacobian;
 use fastzk_field::{Field, PrimeField};
 use fastzk_groth16::{
     prove, prove_with, prove_with_rng, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve,
-    ProveError, ProveOptions, Proof, ProvingKey, VerifyingKey,
+    Proof, ProveError, ProveOptions, ProvingKey, VerifyingKey,
 };
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::{R1cs, R1csError};
@@ -43,11 +43,27 @@ fn round_trip<E: PairingCurve>() {
         let g1 = fastzk_curve::Affine::<E::G1>::generator();
         let g2 = fastzk_curve::Affine::<E::G2>::generator();
         for tampered in [
-            Proof { a: (Jacobian::from(proof.a) + g1).to_affine(), ..proof },
-            Proof { c: (Jacobian::from(proof.c) + g1).to_affine(), ..proof },
-            Proof { b: (Jacobian::from(proof.b) + g2).to_affine(), ..proof },
-            Proof { a: proof.c, c: proof.a, ..proof },
-            Proof { a: -proof.a, ..proof },
+            Proof {
+                a: (Jacobian::from(proof.a) + g1).to_affine(),
+                ..proof
+            },
+            Proof {
+                c: (Jacobian::from(proof.c) + g1).to_affine(),
+                ..proof
+            },
+            Proof {
+                b: (Jacobian::from(proof.b) + g2).to_affine(),
+                ..proof
+            },
+            Proof {
+                a: proof.c,
+                c: proof.a,
+                ..proof
+            },
+            Proof {
+                a: -proof.a,
+                ..proof
+            },
         ] {
             assert!(!verify(&pk.vk, public, &tampered).unwrap());
         }
@@ -81,7 +97,10 @@ fn unsatisfied_witness_is_refused() {
         .find(|&i| {
             let row = |m: &fastzk_r1cs::Csr<Fr<Bn254>>| {
                 let (c, v) = m.row(i);
-                c.iter().zip(v).map(|(&c, &v)| v * z[c as usize]).sum::<Fr<Bn254>>()
+                c.iter()
+                    .zip(v)
+                    .map(|(&c, &v)| v * z[c as usize])
+                    .sum::<Fr<Bn254>>()
             };
             row(r1cs.a()) * row(r1cs.b()) != row(r1cs.c())
         })
@@ -125,7 +144,15 @@ fn bad_witness_shapes_are_errors() {
 #[test]
 fn all_zero_private_witness_and_zero_public_inputs() {
     // x·y = 0 with everything zero: the witness is all zeros but z[0].
-    let z: Vec<Fr<Bn254>> = (0..6).map(|i| if i == 0 { Fr::<Bn254>::ONE } else { Fr::<Bn254>::ZERO }).collect();
+    let z: Vec<Fr<Bn254>> = (0..6)
+        .map(|i| {
+            if i == 0 {
+                Fr::<Bn254>::ONE
+            } else {
+                Fr::<Bn254>::ZERO
+            }
+        })
+        .collect();
     let one = Fr::<Bn254>::ONE;
     let a = fastzk_r1cs::Csr::from_rows(6, [vec![(2u32, one)], vec![(3, one)]]).unwrap();
     let b = fastzk_r1cs::Csr::from_rows(6, [vec![(3u32, one)], vec![(4, one)]]).unwrap();
@@ -170,7 +197,11 @@ fn arkworks_verifier_agrees() {
     let mut rng = ChaCha20Rng::seed_from_u64(11);
     let (proof, timings) = prove_with_rng(&pk, &z, &ProveOptions::default(), &mut rng).unwrap();
     assert!(!timings.phases.is_empty());
-    assert!(ark_verify::<Bn254, ark_bn254::Bn254>(&pk.vk, &z[1..=4], &proof));
+    assert!(ark_verify::<Bn254, ark_bn254::Bn254>(
+        &pk.vk,
+        &z[1..=4],
+        &proof
+    ));
     let mut bad = z[1..=4].to_vec();
     bad[3] = bad[3].double();
     assert!(!ark_verify::<Bn254, ark_bn254::Bn254>(&pk.vk, &bad, &proof));
@@ -178,7 +209,11 @@ fn arkworks_verifier_agrees() {
     let (r1cs, z) = instance::<Bls12_381>(7, 2, 10);
     let pk = key::<Bls12_381>(&r1cs, 4);
     let proof = prove(&pk, &z).unwrap();
-    assert!(ark_verify::<Bls12_381, ark_bls12_381::Bls12_381>(&pk.vk, &z[1..=2], &proof));
+    assert!(ark_verify::<Bls12_381, ark_bls12_381::Bls12_381>(
+        &pk.vk,
+        &z[1..=2],
+        &proof
+    ));
 }
 
 #[test]
@@ -187,7 +222,12 @@ fn h_query_size_matches_domain_and_public_rows_are_bound() {
     // A row binds it, so changing it must still break verification.
     let one = Fr::<Bn254>::ONE;
     let three = Fr::<Bn254>::from_u64(3);
-    let z = vec![one, Fr::<Bn254>::from_u64(42), three, Fr::<Bn254>::from_u64(9)];
+    let z = vec![
+        one,
+        Fr::<Bn254>::from_u64(42),
+        three,
+        Fr::<Bn254>::from_u64(9),
+    ];
     let a = fastzk_r1cs::Csr::from_rows(4, [vec![(2u32, one)]]).unwrap();
     let b = a.clone();
     let c = fastzk_r1cs::Csr::from_rows(4, [vec![(3u32, one)]]).unwrap();

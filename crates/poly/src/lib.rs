@@ -31,7 +31,10 @@ pub use rs::ReedSolomon;
 /// Puts `x` (length a power of two) in bit-reversed index order, in place and in
 /// parallel; applying it twice restores the input.
 pub fn bit_reverse_permute<F: Send>(x: &mut [F]) {
-    assert!(x.len().is_power_of_two() || x.is_empty(), "length must be a power of two");
+    assert!(
+        x.len().is_power_of_two() || x.is_empty(),
+        "length must be a power of two"
+    );
     ntt::bit_reverse(x, true);
 }
 

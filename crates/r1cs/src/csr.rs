@@ -19,6 +19,8 @@ pub enum CsrError {
     },
     #[error("{n_cols} columns do not fit a 32-bit column index")]
     TooManyColumns { n_cols: usize },
+    #[error("row pointers must start at 0, never decrease, and end at the entry count")]
+    BadRowPointers,
 }
 
 /// A sparse `n_rows × n_cols` matrix: row `i`'s entries are
@@ -115,6 +117,39 @@ impl<F: Field> Csr<F> {
             cols[*at] = col;
             vals[*at] = val;
             *at += 1;
+        }
+        Ok(Self {
+            n_cols,
+            row_ptr,
+            cols,
+            vals,
+        })
+    }
+
+    /// Builds a matrix from its CSR arrays, checking them: `row_ptr` starts at 0, never
+    /// decreases and ends at `cols.len() = vals.len()`, every column is in range.
+    pub fn from_parts(
+        n_cols: usize,
+        row_ptr: Vec<usize>,
+        cols: Vec<u32>,
+        vals: Vec<F>,
+    ) -> Result<Self, CsrError> {
+        if u32::try_from(n_cols).is_err() {
+            return Err(CsrError::TooManyColumns { n_cols });
+        }
+        let well_formed = row_ptr.first() == Some(&0)
+            && row_ptr.last() == Some(&cols.len())
+            && cols.len() == vals.len()
+            && row_ptr.windows(2).all(|w| w[0] <= w[1]);
+        if !well_formed {
+            return Err(CsrError::BadRowPointers);
+        }
+        if let Some(entry) = cols.iter().position(|&c| c as usize >= n_cols) {
+            return Err(CsrError::ColumnOutOfRange {
+                entry,
+                col: cols[entry] as usize,
+                n_cols,
+            });
         }
         Ok(Self {
             n_cols,

@@ -24,19 +24,25 @@ pub enum R1csError {
         #[source]
         source: CsrError,
     },
-    #[error("the three matrices disagree on shape: A is {a:?}, B is {b:?}, C is {c:?} (rows × columns)")]
+    #[error(
+        "the three matrices disagree on shape: A is {a:?}, B is {b:?}, C is {c:?} (rows × columns)"
+    )]
     ShapeMismatch {
         a: (usize, usize),
         b: (usize, usize),
         c: (usize, usize),
     },
-    #[error("{n_public} public variables do not fit in {n_vars} variables (one is the constant 1)")]
+    #[error(
+        "{n_public} public variables do not fit in {n_vars} variables (one is the constant 1)"
+    )]
     TooManyPublic { n_public: usize, n_vars: usize },
     #[error("witness has {got} values, the constraint system has {expected} variables")]
     WitnessLength { expected: usize, got: usize },
     #[error("witness value z[0] must be 1 (the constant variable)")]
     WitnessConstant,
-    #[error("constraint {index} is not satisfied: (A·z)[{index}] · (B·z)[{index}] ≠ (C·z)[{index}]")]
+    #[error(
+        "constraint {index} is not satisfied: (A·z)[{index}] · (B·z)[{index}] ≠ (C·z)[{index}]"
+    )]
     Unsatisfied { index: usize },
 }
 
@@ -115,7 +121,8 @@ impl<F: PrimeField> R1cs<F> {
         let az = spmv(&self.a, z);
         let bz = spmv(&self.b, z);
         let cz = spmv(&self.c, z);
-        first_unsatisfied(&az, &bz, &cz).map_or(Ok(()), |index| Err(R1csError::Unsatisfied { index }))
+        first_unsatisfied(&az, &bz, &cz)
+            .map_or(Ok(()), |index| Err(R1csError::Unsatisfied { index }))
     }
 }
 

@@ -73,7 +73,11 @@ pub fn spmv<F: Field>(m: &Csr<F>, z: &[F]) -> Vec<F> {
 
 /// `m · z` with a given scheme.
 pub fn spmv_with<F: Field>(m: &Csr<F>, z: &[F], scheme: SpmvScheme) -> Vec<F> {
-    assert_eq!(z.len(), m.n_cols(), "spmv: vector length must equal the column count");
+    assert_eq!(
+        z.len(),
+        m.n_cols(),
+        "spmv: vector length must equal the column count"
+    );
     let mut out = vec![F::ZERO; m.n_rows()];
     match scheme {
         SpmvScheme::Scalar => scalar(m, z, &mut out),

@@ -71,7 +71,10 @@ pub fn synthesize<F: PrimeField>(
     let mut z_inv = z.clone();
     batch_inverse(&mut z_inv);
 
-    let mut a = Csr::zeros(0, n_vars).map_err(|source| R1csError::Matrix { matrix: 'A', source })?;
+    let mut a = Csr::zeros(0, n_vars).map_err(|source| R1csError::Matrix {
+        matrix: 'A',
+        source,
+    })?;
     let mut b = a.clone();
     let mut c = a.clone();
     for i in 0..n_cons {
@@ -80,7 +83,11 @@ pub fn synthesize<F: PrimeField>(
             let mut sum = F::ZERO;
             for t in 0..params.terms {
                 // The first term walks the variables in order so every column is used.
-                let col = if t == 0 { (i % n_vars) as u32 } else { pick(rng, n_vars) };
+                let col = if t == 0 {
+                    (i % n_vars) as u32
+                } else {
+                    pick(rng, n_vars)
+                };
                 let coeff = F::random(rng);
                 sum += coeff * z[col as usize];
                 terms.push((col, coeff));

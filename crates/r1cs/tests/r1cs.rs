@@ -74,7 +74,10 @@ fn scheme_choice_follows_row_statistics() {
         SpmvScheme::choose(&random_matrix(&mut rng, 10_000, 10_000, &lengths)),
         SpmvScheme::Balanced
     );
-    assert_eq!(SpmvScheme::choose(&Csr::<Fr>::zeros(0, 3).unwrap()), SpmvScheme::Scalar);
+    assert_eq!(
+        SpmvScheme::choose(&Csr::<Fr>::zeros(0, 3).unwrap()),
+        SpmvScheme::Scalar
+    );
 }
 
 #[test]
@@ -93,11 +96,19 @@ fn empty_matrix_gives_empty_product() {
 fn csr_rejects_out_of_range_indices() {
     assert_eq!(
         Csr::from_rows(3, [vec![(3u32, Fr::ONE)]]),
-        Err(CsrError::ColumnOutOfRange { entry: 0, col: 3, n_cols: 3 })
+        Err(CsrError::ColumnOutOfRange {
+            entry: 0,
+            col: 3,
+            n_cols: 3
+        })
     );
     assert_eq!(
         Csr::from_triplets(2, 3, &[(0, 1, Fr::ONE), (2, 0, Fr::ONE)]),
-        Err(CsrError::RowOutOfRange { entry: 1, row: 2, n_rows: 2 })
+        Err(CsrError::RowOutOfRange {
+            entry: 1,
+            row: 2,
+            n_rows: 2
+        })
     );
     assert!(matches!(
         Csr::<Fr>::from_triplets(2, 3, &[(1, 7, Fr::ONE)]),
@@ -106,8 +117,43 @@ fn csr_rejects_out_of_range_indices() {
 }
 
 #[test]
+fn csr_parts_are_validated() {
+    let v = vec![Fr::ONE; 3];
+    let m = Csr::from_parts(4, vec![0, 2, 2, 3], vec![0, 3, 1], v.clone()).unwrap();
+    assert_eq!(m.row(0).0, &[0, 3]);
+    assert_eq!(m.row(2).0, &[1]);
+    for (ptr, cols) in [
+        (vec![1, 2, 3], vec![0, 1, 2]),    // does not start at 0
+        (vec![0, 2, 1, 3], vec![0, 1, 2]), // decreases
+        (vec![0, 2], vec![0, 1, 2]),       // does not end at the entry count
+        (vec![], vec![0, 1, 2]),           // no rows pointer at all
+    ] {
+        assert_eq!(
+            Csr::from_parts(4, ptr, cols, v.clone()),
+            Err(CsrError::BadRowPointers)
+        );
+    }
+    assert_eq!(
+        Csr::from_parts(4, vec![0, 3], vec![0, 4, 1], v.clone()),
+        Err(CsrError::ColumnOutOfRange {
+            entry: 1,
+            col: 4,
+            n_cols: 4
+        })
+    );
+    assert_eq!(
+        Csr::from_parts(4, vec![0, 3], vec![0, 1, 1], vec![Fr::ONE; 2]),
+        Err(CsrError::BadRowPointers)
+    );
+}
+
+#[test]
 fn triplets_in_any_order_give_the_rows() {
-    let t = [(1u32, 0u32, Fr::from_u64(5)), (0, 2, Fr::from_u64(7)), (1, 1, Fr::from_u64(9))];
+    let t = [
+        (1u32, 0u32, Fr::from_u64(5)),
+        (0, 2, Fr::from_u64(7)),
+        (1, 1, Fr::from_u64(9)),
+    ];
     let m = Csr::from_triplets(3, 3, &t).unwrap();
     assert_eq!(m.row(0), (&[2u32][..], &[Fr::from_u64(7)][..]));
     assert_eq!(m.row(1).0, &[0, 1]);
@@ -141,7 +187,10 @@ fn satisfiability_names_the_first_failing_constraint() {
     assert_eq!(r.check(&bad), Err(R1csError::WitnessConstant));
     assert_eq!(
         r.check(&[Fr::ONE; 3]),
-        Err(R1csError::WitnessLength { expected: 4, got: 3 })
+        Err(R1csError::WitnessLength {
+            expected: 4,
+            got: 3
+        })
     );
 }
 

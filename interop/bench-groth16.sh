@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Groth16 prover benchmark for BENCHMARKS.md: snarkjs vs fastzk (and a
+# rapidsnark-style prover if one is given) on the same zkey and witness.
+#
+# Each measurement is the whole process (start-up, file reading, proving,
+# writing proof.json), wall-clock, with peak RSS from GNU time. Runs of the
+# different provers are interleaved so that drift in machine load hits all of
+# them alike; the table shows medians.
+#
+# Env:
+#   FASTZK       fastzk binary (default: cargo build --release -p fastzk-cli)
+#   N            runs per prover and instance (default 5)
+#   SIZES        log2 sizes of the synthetic instances (default "16 18 20";
+#                "" to skip them)
+#   SHA_SETUP    where the SHA-256 zkey comes from: "fastzk" (default:
+#                fastzk groth16 setup, random, seconds) or "snarkjs" (a 2^16
+#                powers-of-tau ceremony + groth16 setup, cached in build/bench;
+#                on 2 cores `powersoftau prepare phase2` alone ran over 17 minutes
+#                at 2^16 without finishing, hence not the default)
+#   SNARKJS_ONLY 1 to time snarkjs alone (e.g. while fastzk has no Groth16 yet)
+#   PROVER_EXTRA path of another prover taking rapidsnark's arguments
+#                (<zkey> <wtns> <proof> <public>); added to the SHA-256 rows
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+cd "$HERE"
+
+N=${N:-5}
+SIZES=${SIZES-16 18 20}
+SHA_SETUP=${SHA_SETUP:-fastzk}
+SNARKJS_ONLY=${SNARKJS_ONLY:-0}
+B=build/bench
+mkdir -p "$B"
+
+# fastzk is needed unless only snarkjs is timed on a snarkjs-made zkey.
+if [[ $SNARKJS_ONLY != 1 || $SHA_SETUP == fastzk ]]; then
+  if [[ -z "${FASTZK:-}" ]]; then
+    (cd "$ROOT" && cargo build --release -p fastzk-cli)
+    FASTZK=$ROOT/target/release/fastzk
+  fi
+  [[ -x "$FASTZK" ]] || { echo "FASTZK=$FASTZK is not an executable" >&2; exit 2; }
+fi
+
+# GNU time gives the peak RSS (%M, KiB); the shell keyword cannot.
+if ! /usr/bin/time -f %M true >/dev/null 2>&1; then
+  echo "GNU time not found at /usr/bin/time; installing the Debian package 'time'" >&2
+  apt-get install -y -qq time >/dev/null
+fi
+
+[[ -d node_modules ]] || npm ci --no-audit --no-fund --loglevel=error
+SNARKJS=$HERE/node_modules/.bin/snarkjs
+CIRCOM=$HERE/node_modules/.bin/circom2
+TOOL="node $HERE/tools/interop.js"
+
+quiet() { # run a preparation command, showing its output only if it fails
+  local log=$B/last-step.log
+  if ! "$@" >"$log" 2>&1; then cat "$log" >&2; echo "failed: $*" >&2; exit 2; fi
+}
+
+# run_once OUTVAR CMD...: time one run; sets OUTVAR to "seconds rss_kib".
+run_once() {
+  local __out=$1; shift
+  local t0 t1 rss
+  t0=$(date +%s%N)
+  /usr/bin/time -f %M -o "$B/rss.txt" "$@" >"$B/run.log" 2>&1 \
+    || { cat "$B/run.log" >&2; echo "benchmark command failed: $*" >&2; exit 2; }
+  t1=$(date +%s%N)
+  rss=$(tail -n1 "$B/rss.txt")
+  printf -v "$__out" '%s %s' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" "$rss"
+}
+
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+ROWS=()
+# bench NAME CONSTRAINTS ZKEY WTNS VK: interleaved runs of each prover, then
+# one correctness check of every prover's last proof with snarkjs.
+bench() {
+  local name=$1 nc=$2 zkey=$3 wtns=$4 vk=$5
+  local provers=(snarkjs) p i r
+  [[ $SNARKJS_ONLY == 1 ]] || provers+=(fastzk)
+  [[ -n ${PROVER_EXTRA:-} && $name == sha256* ]] && provers+=(extra)
+  declare -A times=() rss=()
+  for ((i = 1; i <= N; i++)); do
+    for p in "${provers[@]}"; do
+      case $p in
+        snarkjs) run_once r "$SNARKJS" groth16 prove "$zkey" "$wtns" "$B/proof_$p.json" "$B/public_$p.json" ;;
+        fastzk) run_once r "$FASTZK" groth16 prove "$zkey" "$wtns" "$B/proof_$p.json" "$B/public_$p.json" ;;
+        extra) run_once r "$PROVER_EXTRA" "$zkey" "$wtns" "$B/proof_$p.json" "$B/public_$p.json" ;;
+      esac
+      times[$p]+="${r% *} "
+      rss[$p]+="${r#* } "
+      echo "  $name run $i/$N $p: ${r% *} s, peak RSS ${r#* } KiB" >&2
+    done
+  done
+  for p in "${provers[@]}"; do
+    "$SNARKJS" groth16 verify "$vk" "$B/public_$p.json" "$B/proof_$p.json" >"$B/verify.log" 2>&1 \
+      || { cat "$B/verify.log" >&2; echo "proof from $p on $name does not verify" >&2; exit 1; }
+  done
+  local sj fz ex sjm fzm exm ratio ratio_ex
+  sj=$(median <<<"${times[snarkjs]}")
+  sjm=$(median <<<"${rss[snarkjs]}")
+  fz=- fzm=- ex=- exm=- ratio=- ratio_ex=-
+  if [[ -n ${times[fastzk]:-} ]]; then
+    fz=$(median <<<"${times[fastzk]}")
+    fzm=$(median <<<"${rss[fastzk]}")
+    ratio=$(awk -v a="$sj" -v b="$fz" 'BEGIN { printf "%.1fx", a / b }')
+  fi
+  if [[ -n ${times[extra]:-} ]]; then
+    ex=$(median <<<"${times[extra]}")
+    exm=$(median <<<"${rss[extra]}")
+    [[ $fz == - ]] || ratio_ex=$(awk -v a="$ex" -v b="$fz" 'BEGIN { printf "%.1fx", a / b }')
+  fi
+  mib() { [[ $1 == - ]] && echo - || awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
+  if [[ -n ${PROVER_EXTRA:-} ]]; then
+    ROWS+=("| $name | $nc | $sj | $fz | $ratio | $ex | $ratio_ex | $(mib "$sjm") | $(mib "$fzm") | $(mib "$exm") |")
+  else
+    ROWS+=("| $name | $nc | $sj | $fz | $ratio | $(mib "$sjm") | $(mib "$fzm") |")
+  fi
+  echo "  $name snarkjs runs: ${times[snarkjs]}" >&2
+  [[ -z ${times[fastzk]:-} ]] || echo "  $name fastzk runs: ${times[fastzk]}" >&2
+  [[ -z ${times[extra]:-} ]] || echo "  $name extra runs: ${times[extra]}" >&2
+}
+
+nconstraints() { $TOOL r1cs-header "$1" | node -pe 'JSON.parse(require("fs").readFileSync(0)).nConstraints'; }
+
+# --- (i) SHA-256 of a 64-byte message ------------------------------------------
+c=sha256_64
+echo "SHA-256 (64-byte message): compile, witness, zkey via $SHA_SETUP" >&2
+quiet "$CIRCOM" "circuits/$c.circom" --r1cs --wasm -l node_modules -o "$B"
+quiet "$SNARKJS" wtns calculate "$B/${c}_js/$c.wasm" "circuits/$c.input.json" "$B/$c.wtns"
+NC=$(nconstraints "$B/$c.r1cs")
+POWER=$($TOOL ptau-power "$B/$c.r1cs")
+echo "  $NC constraints, domain 2^$POWER" >&2
+if [[ $SHA_SETUP == snarkjs ]]; then
+  # The ceremony is slow in snarkjs, so keep its result between runs.
+  PTAU=$B/pot$POWER.ptau
+  if [[ ! -f $PTAU ]]; then
+    SECONDS=0
+    quiet "$SNARKJS" powersoftau new bn128 "$POWER" "$B/pot_0.ptau"
+    quiet "$SNARKJS" powersoftau contribute "$B/pot_0.ptau" "$B/pot_1.ptau" --name=bench -e="fastzk bench entropy"
+    quiet "$SNARKJS" powersoftau prepare phase2 "$B/pot_1.ptau" "$PTAU.tmp"
+    mv "$PTAU.tmp" "$PTAU"
+    rm -f "$B/pot_0.ptau" "$B/pot_1.ptau"
+    echo "  snarkjs powers of tau 2^$POWER: $SECONDS s" >&2
+  fi
+  if [[ ! -f $B/$c.zkey || $B/$c.zkey -ot $B/$c.r1cs ]]; then
+    SECONDS=0
+    quiet "$SNARKJS" groth16 setup "$B/$c.r1cs" "$PTAU" "$B/${c}_0.zkey"
+    quiet "$SNARKJS" zkey contribute "$B/${c}_0.zkey" "$B/$c.zkey" --name=bench -e="fastzk bench zkey"
+    rm -f "$B/${c}_0.zkey"
+    echo "  snarkjs groth16 setup + contribute: $SECONDS s" >&2
+  fi
+  quiet "$SNARKJS" zkey export verificationkey "$B/$c.zkey" "$B/$c.vk.json"
+else
+  quiet "$FASTZK" groth16 setup "$B/$c.r1cs" "$B/$c.zkey" --vk "$B/$c.vk.json"
+fi
+bench "sha256 (64 B)" "$NC" "$B/$c.zkey" "$B/$c.wtns" "$B/$c.vk.json"
+$TOOL sha256-check "$B/public_snarkjs.json" "circuits/$c.input.json" >&2
+
+# --- (ii) synthetic instances ------------------------------------------------------
+if [[ $SNARKJS_ONLY != 1 ]]; then
+  for K in $SIZES; do
+    echo "synthetic 2^$K: synth, fastzk setup (random)" >&2
+    quiet "$FASTZK" r1cs synth --log-size "$K" "$B/synth$K.r1cs" "$B/synth$K.wtns"
+    quiet "$FASTZK" groth16 setup "$B/synth$K.r1cs" "$B/synth$K.zkey" --vk "$B/synth$K.vk.json"
+    bench "synthetic 2^$K" "$(nconstraints "$B/synth$K.r1cs")" "$B/synth$K.zkey" "$B/synth$K.wtns" "$B/synth$K.vk.json"
+  done
+fi
+
+# --- Table ------------------------------------------------------------------------------
+echo
+echo "Groth16 prove, whole process, BN254, median of $N interleaved runs;" \
+  "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), node $(node --version)," \
+  "snarkjs $(node -p 'require("./node_modules/snarkjs/package.json").version')"
+echo
+if [[ -n ${PROVER_EXTRA:-} ]]; then
+  echo "| instance | constraints | snarkjs (s) | fastzk (s) | snarkjs / fastzk | $(basename "$PROVER_EXTRA") (s) | $(basename "$PROVER_EXTRA") / fastzk | snarkjs peak RSS (MiB) | fastzk peak RSS (MiB) | $(basename "$PROVER_EXTRA") peak RSS (MiB) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+else
+  echo "| instance | constraints | snarkjs (s) | fastzk (s) | snarkjs / fastzk | snarkjs peak RSS (MiB) | fastzk peak RSS (MiB) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+fi
+printf '%s\n' "${ROWS[@]}"
