@@ -5,7 +5,6 @@ mod bench_ntt;
 mod cache;
 mod demo;
 mod groth16_cmd;
-mod hugepages;
 
 use std::time::Instant;
 
@@ -17,9 +16,6 @@ use fastzk_curve::serialize::{
 use fastzk_curve::{batch_normalize, bls12_381 as bls, bn254, CurveConfig, Jacobian};
 use fastzk_field::{batch_inverse, uses_adx, Field, Goldilocks, GoldilocksExt2, PrimeField};
 use rand_core::OsRng;
-
-#[global_allocator]
-static ALLOC: hugepages::HugePageHint = hugepages::HugePageHint;
 
 #[derive(Parser)]
 #[command(

@@ -19,7 +19,8 @@ pub mod verifier;
 pub use curves::{Bls12_381, Bn254, PairingCurve};
 pub use keys::{Proof, ProvingKey, VerifyingKey};
 pub use prover::{prove, prove_with, prove_with_rng, ProveOptions, ProveTimings};
-pub use setup::{domain_log_size, setup_random, SetupError};
+pub use setup::{setup_random, SetupError};
+pub use setup_ptau::domain_log_size;
 pub use verifier::{verify, VerifyError};
 
 use fastzk_curve::Affine;

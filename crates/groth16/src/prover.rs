@@ -141,7 +141,10 @@ pub fn prove_with_rng<E: PairingCurve>(
         clock.run("check witness", || r1cs.check(witness))?;
     }
 
-    let p = clock.run("spmv + ntt (h)", || h_evaluations(pk, witness))?;
+    let abc = clock.run("spmv (a·z, b·z)", || abc_evaluations(pk, witness));
+    let p = clock.run("ntt (h on odd coset)", || {
+        odd_coset_quotient::<E>(pk.log_domain, abc)
+    })?;
     let r = Fr::<E>::random(rng);
     let s = Fr::<E>::random(rng);
 
@@ -196,21 +199,24 @@ pub fn prove_with_rng<E: PairingCurve>(
     Ok((proof, clock.timings))
 }
 
-/// `A·z ∘ B·z − C·z` on the odd coset `g·H` (natural order), with `C·z := A·z ∘ B·z`
-/// on `H` as snarkjs computes it.
-pub fn h_evaluations<E: PairingCurve>(
-    pk: &ProvingKey<E>,
-    witness: &[Fr<E>],
-) -> Result<Vec<Fr<E>>, ProveError> {
-    let log_n = pk.log_domain;
-    let domain = snarkjs_domain::<Fr<E>>(log_n)?;
-    let coset = (*domain).clone().with_coset(odd_coset_shift(log_n)?)?;
-
-    let (mut a, mut b) = rayon::join(
+/// `A·z`, `B·z` and `C·z := A·z ∘ B·z` on `H` (snarkjs' convention: the key has no C
+/// matrix, and on a satisfying witness the two agree row by row).
+pub fn abc_evaluations<E: PairingCurve>(pk: &ProvingKey<E>, witness: &[Fr<E>]) -> [Vec<Fr<E>>; 3] {
+    let (a, b) = rayon::join(
         || spmv(&pk.a_matrix, witness),
         || spmv(&pk.b_matrix, witness),
     );
-    let mut c: Vec<Fr<E>> = a.par_iter().zip(&b).map(|(x, y)| *x * *y).collect();
+    let c: Vec<Fr<E>> = a.par_iter().zip(&b).map(|(x, y)| *x * *y).collect();
+    [a, b, c]
+}
+
+/// `a·b − c` on the odd coset `g·H` (natural order), from `a, b, c` on `H`.
+pub fn odd_coset_quotient<E: PairingCurve>(
+    log_n: u32,
+    [mut a, mut b, mut c]: [Vec<Fr<E>>; 3],
+) -> Result<Vec<Fr<E>>, ProveError> {
+    let domain = snarkjs_domain::<Fr<E>>(log_n)?;
+    let coset = (*domain).clone().with_coset(odd_coset_shift(log_n)?)?;
     // Evaluations on H → coefficients → evaluations on g·H (bit-reversed, the order the
     // forward transform produces without a permutation; one permutation at the end).
     for v in [&mut a, &mut b, &mut c] {

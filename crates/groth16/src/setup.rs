@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::domain::snarkjs_root_of_unity;
 use crate::fixed_base::FixedBase;
+use crate::setup_ptau::domain_log_size;
 use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey};
 
 /// Why a setup could not be made.
@@ -32,14 +33,6 @@ pub enum SetupError {
     },
     #[error("matrix: {0}")]
     Matrix(#[from] fastzk_r1cs::CsrError),
-}
-
-/// Smallest `log_n` with `2^log_n ≥ constraints + n_public + 1` (snarkjs' rule: one
-/// extra A row per public variable and the constant).
-pub fn domain_log_size(n_constraints: usize, n_public: usize) -> u32 {
-    (n_constraints + n_public + 1)
-        .next_power_of_two()
-        .trailing_zeros()
 }
 
 /// `L_j(τ)` for the size-`n` subgroup, all `j`: `(τⁿ − 1)/n · ωʲ/(τ − ωʲ)`.
