@@ -4,14 +4,14 @@ use std::time::Instant;
 
 use anyhow::{ensure, Result};
 use fastzk_field::Field;
-use fastzk_formats::{Validate, Zkey};
+use fastzk_formats::{CurveId, Validate, Zkey};
 use fastzk_groth16::{
     prove_with, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve, ProveOptions,
 };
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use rand_core::OsRng;
 
-use crate::groth16_cmd::print_timings;
+use crate::groth16_cmd::{curve_from_arg, print_timings};
 
 #[derive(clap::Args, Debug)]
 pub struct DemoArgs {
@@ -27,10 +27,9 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: &DemoArgs) -> Result<()> {
-    match args.curve.as_str() {
-        "bn254" | "bn128" => demo::<Bn254>(args),
-        "bls12-381" | "bls12381" => demo::<Bls12_381>(args),
-        other => anyhow::bail!("unknown curve {other:?} (bn254 | bls12-381)"),
+    match curve_from_arg(&args.curve)? {
+        CurveId::Bn254 => demo::<Bn254>(args),
+        CurveId::Bls12_381 => demo::<Bls12_381>(args),
     }
 }
 

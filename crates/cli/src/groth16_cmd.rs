@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use fastzk_field::PrimeField;
 use fastzk_formats::{
     read_public_json, read_vk_json, read_wtns, read_zkey, sniff_curve_file, write_proof_json,
     write_public_json, write_vk_json, write_wtns, write_zkey, CurveId, PointCheck, Ptau, R1csFile,
@@ -121,7 +120,7 @@ fn name(p: &Path) -> String {
     p.display().to_string()
 }
 
-fn curve_from_arg(s: &str) -> Result<CurveId> {
+pub fn curve_from_arg(s: &str) -> Result<CurveId> {
     match s {
         "bn254" | "bn128" | "alt_bn128" => Ok(CurveId::Bn254),
         "bls12-381" | "bls12_381" | "bls12381" => Ok(CurveId::Bls12_381),
@@ -452,6 +451,5 @@ fn r1cs_synth<E: PairingCurve>(
         n_public,
         name(witness)
     );
-    let _ = Fr::<E>::MODULUS_BITS;
     Ok(())
 }

@@ -138,8 +138,8 @@ pub fn setup_random<E: PairingCurve>(
 
     let g1 = FixedBase::<E::G1>::new(&Affine::generator());
     let g2 = FixedBase::<E::G2>::new(&Affine::generator());
-    let one_g1 = |k: &Fr<E>| g1.mul_many(std::slice::from_ref(k))[0];
-    let one_g2 = |k: &Fr<E>| g2.mul_many(std::slice::from_ref(k))[0];
+    let one_g1 = |k: &Fr<E>| Affine::from(g1.mul(k));
+    let one_g2 = |k: &Fr<E>| Affine::from(g2.mul(k));
 
     Ok(ProvingKey {
         vk: VerifyingKey {
