@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generates crates/field/src/mont_x86.rs: Montgomery multiplication with MULX/ADCX/ADOX.
+"""Generates crates/field/src/mont/x86_64/asm.rs: Montgomery multiplication with MULX/ADCX/ADOX.
 
 CIOS with two carry chains (ADCX uses CF, ADOX uses OF) and the "no-carry" shortcut, which
 is valid when the top limb of the modulus is below 2^63 - 1 (true for BN254 and BLS12-381).
-Run: python3 scripts/gen_mont_asm.py > crates/field/src/mont_x86.rs
+Run: python3 scripts/gen_mont_asm.py > crates/field/src/mont/x86_64/asm.rs
 """
 
 def gen(n, b_in_regs):
@@ -71,6 +71,8 @@ def gen(n, b_in_regs):
 #[inline(always)]
 pub(crate) unsafe fn mul_{n}(a: &[u64; {n}], {b_arg}, table: *const u64) -> [u64; {n}] {{
     let mut r = [0u64; {n}];
+    // SAFETY: the caller guarantees BMI2/ADX and the table layout; the block reads `a`,
+    // `b` and the table and writes only `r` and the registers it declares.
     unsafe {{
         core::arch::asm!(
 {body}

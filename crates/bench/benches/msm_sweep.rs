@@ -119,19 +119,13 @@ macro_rules! group_sweep {
                         assert_eq!(ours, theirs.into_affine(), "{name} {kind} 2^{log}");
                     }
                     let mut fz = || {
-                        let _ = std::hint::black_box(
-                            fastzk_msm::msm(&pts[..n], &ks[..n]).expect("lengths"),
-                        );
+                        consume((fastzk_msm::msm(&pts[..n], &ks[..n]).expect("lengths"),));
                     };
                     let mut ark = || {
-                        let _ = std::hint::black_box(
-                            <$ark_proj>::msm(&ark_pts[..n], &ark_ks[..n]).expect("lengths"),
-                        );
+                        consume((<$ark_proj>::msm(&ark_pts[..n], &ark_ks[..n]).expect("lengths"),));
                     };
                     let mut h2 = || {
-                        let _ = std::hint::black_box(
-                            halo2curves::msm::msm_best(&h2_ks[..n], &h2_pts[..n]).to_affine(),
-                        );
+                        consume(halo2curves::msm::msm_best(&h2_ks[..n], &h2_pts[..n]).to_affine());
                     };
                     sweep(
                         name,
@@ -148,6 +142,11 @@ macro_rules! group_sweep {
             }
         }
     };
+}
+
+/// Keeps a result from being optimised away, whatever its type.
+fn consume<T>(x: T) {
+    std::hint::black_box(x);
 }
 
 fn bn_fq(x: &fastzk_field::bn254::Fq) -> halo2curves::bn256::Fq {

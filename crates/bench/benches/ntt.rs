@@ -287,7 +287,7 @@ fn main() {
     println!(
         "threads {}, goldilocks backend {:?}, p3 packed width {}",
         std::thread::available_parallelism().map_or(1, |n| n.get()),
-        fastzk_field::packed::Backend::detect(),
+        fastzk_field::goldilocks::packed::Backend::detect(),
         <<p3_goldilocks::Goldilocks as p3_field::Field>::Packing as p3_field::PackedValue>::WIDTH
     );
     println!("| case | fastzk ms | peer | peer ms | peer/fastzk |");

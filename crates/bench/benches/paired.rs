@@ -259,7 +259,7 @@ fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
     println!(
         "paired field benchmarks, {ROUNDS} interleaved rounds, medians; MULX/ADX in use: {}",
-        fastzk_field::uses_adx()
+        fastzk_field::cpu::adx()
     );
     field_pair!("bn254 Fr", bn254::Fr, ark_bn254::Fr);
     field_pair!("bn254 Fq", bn254::Fq, ark_bn254::Fq);

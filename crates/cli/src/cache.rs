@@ -12,7 +12,7 @@
 //! The cache is an optimisation only: when it cannot be read or written, fastzk does the
 //! work again and says nothing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fastzk_msm::{planner, Calibration, MsmCurve};
 
@@ -39,10 +39,7 @@ fn machine_key() -> String {
                 .map(|l| l.to_string())
         })
         .unwrap_or_default();
-    #[cfg(target_arch = "x86_64")]
-    let ifma = fastzk_field::ifma::is_supported();
-    #[cfg(not(target_arch = "x86_64"))]
-    let ifma = false;
+    let ifma = fastzk_field::cpu::Capability::Ifma.enabled();
     let h = blake3::hash(format!("{model}|ifma={ifma}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
     h.to_hex()[..16].to_string()
 }
@@ -114,12 +111,23 @@ pub fn load_or_measure_calibration<C: MsmCurve>() {
         return;
     }
     let c = planner::calibration::<C>();
-    if let Some(parent) = path.parent() {
-        let _ = std::fs::create_dir_all(parent);
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, encode(&c)).is_ok() {
-        let _ = std::fs::rename(&tmp, &path);
+    remember(&path, encode(&c).as_bytes());
+}
+
+/// Writes `bytes` to `path` through a temporary file (readers never see half a file),
+/// creating the folder. Best effort: the cache is an optimisation, so a failed write
+/// only means the work is done again next time.
+fn remember(path: &Path, bytes: &[u8]) {
+    let write = || -> std::io::Result<()> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, path)
+    };
+    if write().is_err() {
+        // Nothing to do: see above.
     }
 }
 
@@ -143,10 +151,7 @@ pub fn is_validated(hash: &blake3::Hash) -> bool {
 /// Remembers that a key with this hash passed the full check.
 pub fn mark_validated(hash: &blake3::Hash) {
     if let Some(p) = validated_path(hash) {
-        if let Some(parent) = p.parent() {
-            let _ = std::fs::create_dir_all(parent);
-        }
-        let _ = std::fs::write(p, b"subgroup checks passed\n");
+        remember(&p, b"subgroup checks passed\n");
     }
 }
 

@@ -3,6 +3,9 @@
 //! bucket-accumulation primitive.
 
 use fastzk_field::Field;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 use crate::affine::Affine;
 use crate::config::CurveConfig;
@@ -199,4 +202,27 @@ pub fn batch_add_affine<C: CurveConfig>(pairs: &[(Affine<C>, Affine<C>)]) -> Vec
     batch_add_affine_assign(&mut acc, &rhs, &mut scratch)
         .expect("both halves come from the same pairs");
     acc
+}
+
+/// `n` distinct pseudo-random points of the prime-order subgroup, deterministic in
+/// `seed`, fast enough for inputs of millions: chunks start at random points and walk by
+/// one random step, each chunk normalised with one inversion, chunks in parallel. For
+/// benchmarks and tests (the points have a known linear relation), never for keys.
+pub fn random_points<C: CurveConfig>(n: usize, seed: u64) -> Vec<Affine<C>> {
+    const CHUNK: usize = 1 << 14;
+    let step = Affine::<C>::random(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x5eed));
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .flat_map_iter(|c| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(c as u64 * 7919));
+            let mut acc = Jacobian::<C>::random(&mut rng);
+            let len = CHUNK.min(n - c * CHUNK);
+            let mut jac = Vec::with_capacity(len);
+            for _ in 0..len {
+                jac.push(acc);
+                acc = acc.add_affine(&step);
+            }
+            batch_normalize(&jac)
+        })
+        .collect()
 }

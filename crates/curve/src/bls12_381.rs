@@ -10,6 +10,7 @@ use crate::affine::Affine;
 use crate::config::CurveConfig;
 use crate::glv::Glv;
 use crate::jacobian::Jacobian;
+use crate::serialize::{ArkLayout, SerializableCurve};
 use crate::subgroup::{jacobian_eq_affine, mul_by_digits, mul_by_digits_jacobian, Naf, Psi};
 use crate::xyzz::Xyzz;
 
@@ -154,6 +155,18 @@ impl G2Config {
         PSI.get_or_init(|| Psi::derive(G1Config::COEFF_B, Self::COEFF_B))
     }
 }
+
+impl SerializableCurve for G1Config {
+    const ARK_LAYOUT: ArkLayout = ArkLayout::Zcash;
+}
+impl SerializableCurve for G2Config {
+    const ARK_LAYOUT: ArkLayout = ArkLayout::Zcash;
+}
+
+#[cfg(feature = "ark")]
+crate::ark::group_conversion!(G1Config, ark_bls12_381::g1::Config);
+#[cfg(feature = "ark")]
+crate::ark::group_conversion!(G2Config, ark_bls12_381::g2::Config);
 
 pub type G1Affine = Affine<G1Config>;
 pub type G1Projective = Jacobian<G1Config>;

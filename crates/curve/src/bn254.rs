@@ -8,6 +8,7 @@ use crate::affine::Affine;
 use crate::config::CurveConfig;
 use crate::glv::Glv;
 use crate::jacobian::Jacobian;
+use crate::serialize::{ArkLayout, SerializableCurve};
 use crate::subgroup::{mul_by_digits, Naf, Psi};
 use crate::xyzz::Xyzz;
 
@@ -99,6 +100,18 @@ impl G2Config {
         PSI.get_or_init(|| Psi::derive(G1Config::COEFF_B, Self::COEFF_B))
     }
 }
+
+impl SerializableCurve for G1Config {
+    const ARK_LAYOUT: ArkLayout = ArkLayout::SwFlags;
+}
+impl SerializableCurve for G2Config {
+    const ARK_LAYOUT: ArkLayout = ArkLayout::SwFlags;
+}
+
+#[cfg(feature = "ark")]
+crate::ark::group_conversion!(G1Config, ark_bn254::g1::Config);
+#[cfg(feature = "ark")]
+crate::ark::group_conversion!(G2Config, ark_bn254::g2::Config);
 
 pub type G1Affine = Affine<G1Config>;
 pub type G1Projective = Jacobian<G1Config>;

@@ -23,7 +23,9 @@ pub mod validate;
 pub mod xyzz;
 
 pub use affine::Affine;
-pub use batch::{batch_add_affine, batch_add_affine_assign, batch_normalize, batch_normalize_xyzz};
+pub use batch::{
+    batch_add_affine, batch_add_affine_assign, batch_normalize, batch_normalize_xyzz, random_points,
+};
 pub use config::CurveConfig;
 pub use error::CurveError;
 pub use glv::Glv;

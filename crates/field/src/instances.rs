@@ -1,4 +1,5 @@
-//! The concrete fields of BN254 and BLS12-381.
+//! The fields of the pairing curves, one module per curve: `Fr`, `Fq`, `Fq2` and their
+//! arkworks conversions. Adding a curve's fields is one module here.
 
 use crate::quad::{QuadExt, QuadExtConfig};
 
@@ -45,6 +46,13 @@ pub mod bn254 {
         }
     }
     pub type Fq2 = QuadExt<Fq2Config>;
+
+    #[cfg(feature = "ark")]
+    const _: () = {
+        crate::ark::prime_field_conversion!(Fr, ark_bn254::Fr, 4);
+        crate::ark::prime_field_conversion!(Fq, ark_bn254::Fq, 4);
+        crate::ark::quad_conversion!(Fq2, Fq, ark_bn254::Fq2);
+    };
 }
 
 pub mod bls12_381 {
@@ -91,4 +99,11 @@ pub mod bls12_381 {
         }
     }
     pub type Fq2 = QuadExt<Fq2Config>;
+
+    #[cfg(feature = "ark")]
+    const _: () = {
+        crate::ark::prime_field_conversion!(Fr, ark_bls12_381::Fr, 4);
+        crate::ark::prime_field_conversion!(Fq, ark_bls12_381::Fq, 6);
+        crate::ark::quad_conversion!(Fq2, Fq, ark_bls12_381::Fq2);
+    };
 }

@@ -3,8 +3,6 @@
 
 use core::fmt;
 use core::hash::Hash;
-use core::iter::{Product, Sum};
-use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use rand_core::RngCore;
 
@@ -163,61 +161,25 @@ impl<C: QuadExtConfig> ExtensionField for QuadExt<C> {
     }
 }
 
-impl<C: QuadExtConfig> Add for QuadExt<C> {
-    type Output = Self;
+impl<C: QuadExtConfig> QuadExt<C> {
     #[inline]
-    fn add(self, rhs: Self) -> Self {
+    fn add_impl(&self, rhs: &Self) -> Self {
         Self::new(self.c0 + rhs.c0, self.c1 + rhs.c1)
     }
-}
-impl<C: QuadExtConfig> Sub for QuadExt<C> {
-    type Output = Self;
     #[inline]
-    fn sub(self, rhs: Self) -> Self {
+    fn sub_impl(&self, rhs: &Self) -> Self {
         Self::new(self.c0 - rhs.c0, self.c1 - rhs.c1)
     }
-}
-impl<C: QuadExtConfig> Mul for QuadExt<C> {
-    type Output = Self;
     /// Karatsuba: three base multiplications.
     #[inline]
-    fn mul(self, rhs: Self) -> Self {
+    fn mul_impl(&self, rhs: &Self) -> Self {
         let (c0, c1) = C::mul_coeffs(self.c0, self.c1, rhs.c0, rhs.c1);
         Self::new(c0, c1)
     }
-}
-impl<C: QuadExtConfig> Neg for QuadExt<C> {
-    type Output = Self;
     #[inline]
-    fn neg(self) -> Self {
+    fn neg_impl(&self) -> Self {
         Self::new(-self.c0, -self.c1)
     }
 }
-impl<C: QuadExtConfig> AddAssign for QuadExt<C> {
-    #[inline]
-    fn add_assign(&mut self, rhs: Self) {
-        *self = *self + rhs
-    }
-}
-impl<C: QuadExtConfig> SubAssign for QuadExt<C> {
-    #[inline]
-    fn sub_assign(&mut self, rhs: Self) {
-        *self = *self - rhs
-    }
-}
-impl<C: QuadExtConfig> MulAssign for QuadExt<C> {
-    #[inline]
-    fn mul_assign(&mut self, rhs: Self) {
-        *self = *self * rhs
-    }
-}
-impl<C: QuadExtConfig> Sum for QuadExt<C> {
-    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Self::ZERO, |a, b| a + b)
-    }
-}
-impl<C: QuadExtConfig> Product for QuadExt<C> {
-    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Self::ONE, |a, b| a * b)
-    }
-}
+
+crate::ops::field_ops!([C: QuadExtConfig] QuadExt<C>, add_impl, sub_impl, mul_impl, neg_impl);

@@ -17,6 +17,15 @@ pub enum FieldError {
     NotCanonical,
 }
 
+/// Two slices that had to be the same length (or a length that had to be a multiple of a
+/// block size, or a table that had to reach an index) were not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected length {expected}, got {got}")]
+pub struct LengthMismatch {
+    pub expected: usize,
+    pub got: usize,
+}
+
 /// The quadratic character of a field element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Legendre {

@@ -191,7 +191,7 @@ impl<'a> BinFile<'a> {
 }
 
 /// A little-endian reader over a byte slice whose errors carry a file/section context.
-pub(crate) struct Cursor<'a, 'c> {
+pub struct Cursor<'a, 'c> {
     bytes: &'a [u8],
     pos: usize,
     pub ctx: Ctx<'c>,
@@ -299,12 +299,12 @@ impl BinWriter {
 }
 
 /// Reads a whole file, with an error naming it.
-pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| FormatError::new(&path.display().to_string(), ErrorKind::Io(e)))
 }
 
 /// Writes a whole file, with an error naming it.
-pub(crate) fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes)
         .map_err(|e| FormatError::new(&path.display().to_string(), ErrorKind::Io(e)))
 }

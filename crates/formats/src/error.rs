@@ -100,7 +100,7 @@ pub type Result<T, E = FormatError> = std::result::Result<T, E>;
 
 /// Error-building context: a file name and, optionally, a section.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ctx<'a> {
+pub struct Ctx<'a> {
     pub file: &'a str,
     pub section: Option<&'a str>,
 }

@@ -1,4 +1,5 @@
-//! snarkjs' JSON files: `proof.json`, `public.json`, `verification_key.json`.
+//! snarkjs' JSON conventions, as building blocks for every protocol's `proof.json` and
+//! `verification_key.json` (each prover crate writes its own), and `public.json`.
 //!
 //! Numbers are decimal strings. A G1 point is `[x, y, "1"]` and a G2 point
 //! `[[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]]` (affine, z = 1); the identity is written
@@ -11,19 +12,20 @@ use std::path::Path;
 use fastzk_curve::serialize::{Coordinate, SerializableCurve};
 use fastzk_curve::Affine;
 use fastzk_field::{Field, PrimeField};
-use fastzk_groth16::{PairingCurve, Proof, VerifyingKey};
 use num_bigint::BigUint;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::binfile::{read_file, write_file};
 use crate::error::{ErrorKind, FormatError, Result};
+use crate::snarkjs::ZkeyProtocol;
 
 // ------------------------------------------------------------------------------------
 // Numbers and points
 // ------------------------------------------------------------------------------------
 
-fn err(file: &str, field: &str, msg: impl Into<String>) -> FormatError {
+/// An error in `field` of the JSON file `file`.
+pub fn err(file: &str, field: &str, msg: impl Into<String>) -> FormatError {
     FormatError::new(file, ErrorKind::Invalid(msg.into())).in_section(field.to_owned())
 }
 
@@ -39,7 +41,7 @@ fn parse_decimal(v: &Value, file: &str, field: &str) -> Result<BigUint> {
 }
 
 /// A scalar-field element from a decimal string, `< r`.
-fn parse_scalar<F: PrimeField>(v: &Value, file: &str, field: &str) -> Result<F> {
+pub fn parse_scalar<F: PrimeField>(v: &Value, file: &str, field: &str) -> Result<F> {
     let n = parse_decimal(v, file, field)?;
     F::from_biguint(&n).map_err(|_| {
         FormatError::new(
@@ -108,7 +110,7 @@ fn coord_value<B: Coordinate>(c: &B) -> Value {
 }
 
 /// A point as snarkjs writes it (affine, z = 1; the identity with z = 0).
-fn point_value<C: SerializableCurve>(p: &Affine<C>) -> Value {
+pub fn point_value<C: SerializableCurve>(p: &Affine<C>) -> Value {
     let (x, y, z) = if p.infinity {
         (C::Base::ZERO, C::Base::ONE, C::Base::ZERO)
     } else {
@@ -118,7 +120,7 @@ fn point_value<C: SerializableCurve>(p: &Affine<C>) -> Value {
 }
 
 /// Parses a point; z must be 1 (affine) or 0 (the identity).
-fn parse_point<C: SerializableCurve>(v: &Value, file: &str, field: &str) -> Result<Affine<C>> {
+pub fn parse_point<C: SerializableCurve>(v: &Value, file: &str, field: &str) -> Result<Affine<C>> {
     let a = v
         .as_array()
         .filter(|a| a.len() == 3)
@@ -135,25 +137,29 @@ fn parse_point<C: SerializableCurve>(v: &Value, file: &str, field: &str) -> Resu
     Affine::<C>::new(x, y).map_err(|e| err(file, field, e.to_string()))
 }
 
-fn get<'a>(obj: &'a Value, key: &str, file: &str) -> Result<&'a Value> {
+/// The member `key` of the object `obj`, which must be there.
+pub fn get<'a>(obj: &'a Value, key: &str, file: &str) -> Result<&'a Value> {
     obj.get(key)
         .ok_or_else(|| err(file, key, "field is missing"))
 }
 
-fn check_tag(obj: &Value, key: &str, expected: &str, file: &str) -> Result<()> {
+/// `obj[key] == expected` when present (snarkjs always writes `protocol` and `curve`;
+/// files that leave them out are accepted).
+pub fn check_tag(obj: &Value, key: &str, expected: &str, file: &str) -> Result<()> {
     match obj.get(key) {
-        // snarkjs always writes these; accept files that leave them out.
         None => Ok(()),
         Some(Value::String(s)) if s == expected => Ok(()),
         Some(v) => Err(err(file, key, format!("expected {expected:?}, found {v}"))),
     }
 }
 
-fn parse_json(s: &str, file: &str) -> Result<Value> {
+/// Parses JSON text; `file` names it in errors.
+pub fn parse_json(s: &str, file: &str) -> Result<Value> {
     serde_json::from_str(s).map_err(|e| FormatError::new(file, ErrorKind::Json(e)))
 }
 
-fn read_text(path: &Path) -> Result<String> {
+/// A UTF-8 text file.
+pub fn read_text(path: &Path) -> Result<String> {
     let bytes = read_file(path)?;
     String::from_utf8(bytes).map_err(|_| {
         FormatError::new(
@@ -163,55 +169,11 @@ fn read_text(path: &Path) -> Result<String> {
     })
 }
 
-fn to_pretty<T: Serialize>(v: &T) -> String {
+/// Pretty JSON text with a final newline, as snarkjs writes it.
+pub fn to_pretty<T: Serialize>(v: &T) -> String {
     let mut s = serde_json::to_string_pretty(v).expect("JSON values serialize");
     s.push('\n');
     s
-}
-
-// ------------------------------------------------------------------------------------
-// proof.json
-// ------------------------------------------------------------------------------------
-
-#[derive(Serialize)]
-struct ProofJson {
-    pi_a: Value,
-    pi_b: Value,
-    pi_c: Value,
-    protocol: &'static str,
-    curve: &'static str,
-}
-
-/// `proof.json` text for a proof.
-pub fn proof_to_json<E: PairingCurve>(proof: &Proof<E>) -> String {
-    to_pretty(&ProofJson {
-        pi_a: point_value(&proof.a),
-        pi_b: point_value(&proof.b),
-        pi_c: point_value(&proof.c),
-        protocol: "groth16",
-        curve: E::SNARKJS_NAME,
-    })
-}
-
-/// Parses `proof.json` text; `file` names it in errors.
-pub fn proof_from_json<E: PairingCurve>(s: &str, file: &str) -> Result<Proof<E>> {
-    let v = parse_json(s, file)?;
-    check_tag(&v, "protocol", "groth16", file)?;
-    check_tag(&v, "curve", E::SNARKJS_NAME, file)?;
-    Ok(Proof {
-        a: parse_point::<E::G1>(get(&v, "pi_a", file)?, file, "pi_a")?,
-        b: parse_point::<E::G2>(get(&v, "pi_b", file)?, file, "pi_b")?,
-        c: parse_point::<E::G1>(get(&v, "pi_c", file)?, file, "pi_c")?,
-    })
-}
-
-pub fn read_proof_json<E: PairingCurve>(path: impl AsRef<Path>) -> Result<Proof<E>> {
-    let path = path.as_ref();
-    proof_from_json(&read_text(path)?, &path.display().to_string())
-}
-
-pub fn write_proof_json<E: PairingCurve>(path: impl AsRef<Path>, proof: &Proof<E>) -> Result<()> {
-    write_file(path.as_ref(), proof_to_json(proof).as_bytes())
 }
 
 // ------------------------------------------------------------------------------------
@@ -239,91 +201,30 @@ pub fn public_from_json<F: PrimeField>(s: &str, file: &str) -> Result<Vec<F>> {
 }
 
 pub fn read_public_json<F: PrimeField>(path: impl AsRef<Path>) -> Result<Vec<F>> {
-    let path = path.as_ref();
-    public_from_json(&read_text(path)?, &path.display().to_string())
+    read_with(path.as_ref(), public_from_json)
 }
 
 pub fn write_public_json<F: PrimeField>(path: impl AsRef<Path>, values: &[F]) -> Result<()> {
-    write_file(path.as_ref(), public_to_json(values).as_bytes())
+    write_text(path.as_ref(), &public_to_json(values))
 }
 
-// ------------------------------------------------------------------------------------
-// verification_key.json
-// ------------------------------------------------------------------------------------
-
-#[derive(Serialize)]
-#[allow(non_snake_case)]
-struct VkJson {
-    protocol: &'static str,
-    curve: &'static str,
-    nPublic: usize,
-    vk_alpha_1: Value,
-    vk_beta_2: Value,
-    vk_gamma_2: Value,
-    vk_delta_2: Value,
-    vk_alphabeta_12: [[[String; 2]; 3]; 2],
-    IC: Vec<Value>,
+/// Checks `protocol` and `curve` of a proof or key file against the reader's.
+pub fn check_protocol_and_curve(
+    v: &Value,
+    protocol: ZkeyProtocol,
+    curve: fastzk_pairing::CurveId,
+    file: &str,
+) -> Result<()> {
+    check_tag(v, "protocol", protocol.name(), file)?;
+    check_tag(v, "curve", curve.snarkjs_name(), file)
 }
 
-/// `verification_key.json` text (with `vk_alphabeta_12 = e(α, β)`, which snarkjs'
-/// Solidity export reads).
-pub fn vk_to_json<E: PairingCurve>(vk: &VerifyingKey<E>) -> String {
-    to_pretty(&VkJson {
-        protocol: "groth16",
-        curve: E::SNARKJS_NAME,
-        nPublic: vk.n_public(),
-        vk_alpha_1: point_value(&vk.alpha_g1),
-        vk_beta_2: point_value(&vk.beta_g2),
-        vk_gamma_2: point_value(&vk.gamma_g2),
-        vk_delta_2: point_value(&vk.delta_g2),
-        vk_alphabeta_12: E::pairing_decimal(&vk.alpha_g1, &vk.beta_g2),
-        IC: vk.ic.iter().map(point_value).collect(),
-    })
+/// Reads `path` and parses it with `parse(text, file name)`.
+pub fn read_with<T>(path: &Path, parse: impl FnOnce(&str, &str) -> Result<T>) -> Result<T> {
+    parse(&read_text(path)?, &path.display().to_string())
 }
 
-/// Parses `verification_key.json` text. `nPublic` must match the number of IC points
-/// minus one; `vk_alphabeta_12` is derived data and not read.
-pub fn vk_from_json<E: PairingCurve>(s: &str, file: &str) -> Result<VerifyingKey<E>> {
-    let v = parse_json(s, file)?;
-    check_tag(&v, "protocol", "groth16", file)?;
-    check_tag(&v, "curve", E::SNARKJS_NAME, file)?;
-    let ic_v = get(&v, "IC", file)?
-        .as_array()
-        .ok_or_else(|| err(file, "IC", "expected an array of points"))?;
-    if ic_v.is_empty() {
-        return Err(err(file, "IC", "needs at least one point"));
-    }
-    let ic = ic_v
-        .iter()
-        .enumerate()
-        .map(|(i, p)| parse_point::<E::G1>(p, file, &format!("IC[{i}]")))
-        .collect::<Result<Vec<_>>>()?;
-    if let Some(n) = v.get("nPublic") {
-        if n.as_u64() != Some(ic.len() as u64 - 1) {
-            return Err(err(
-                file,
-                "nPublic",
-                format!(
-                    "is {n} but IC has {} points (nPublic + 1 expected)",
-                    ic.len()
-                ),
-            ));
-        }
-    }
-    Ok(VerifyingKey {
-        alpha_g1: parse_point::<E::G1>(get(&v, "vk_alpha_1", file)?, file, "vk_alpha_1")?,
-        beta_g2: parse_point::<E::G2>(get(&v, "vk_beta_2", file)?, file, "vk_beta_2")?,
-        gamma_g2: parse_point::<E::G2>(get(&v, "vk_gamma_2", file)?, file, "vk_gamma_2")?,
-        delta_g2: parse_point::<E::G2>(get(&v, "vk_delta_2", file)?, file, "vk_delta_2")?,
-        ic,
-    })
-}
-
-pub fn read_vk_json<E: PairingCurve>(path: impl AsRef<Path>) -> Result<VerifyingKey<E>> {
-    let path = path.as_ref();
-    vk_from_json(&read_text(path)?, &path.display().to_string())
-}
-
-pub fn write_vk_json<E: PairingCurve>(path: impl AsRef<Path>, vk: &VerifyingKey<E>) -> Result<()> {
-    write_file(path.as_ref(), vk_to_json(vk).as_bytes())
+/// Writes `text` to `path`.
+pub fn write_text(path: &Path, text: &str) -> Result<()> {
+    write_file(path, text.as_bytes())
 }

@@ -31,16 +31,12 @@ use std::sync::Mutex;
 
 use fastzk_curve::serialize::{SerializableCurve, Validate};
 use fastzk_curve::Affine;
-use fastzk_field::{Field as _, PrimeField};
-use fastzk_groth16::setup_ptau::{
-    domain_log_size, setup_from_ptau, setup_from_ptau_with_delta, PtauSetupInput,
-};
-use fastzk_groth16::{Fr, PairingCurve, ProvingKey, G1, G2};
-use fastzk_r1cs::R1cs;
+use fastzk_field::PrimeField;
+use fastzk_pairing::{PairingCurve, G1, G2};
 use num_bigint::BigUint;
 
 use crate::binfile::{scan_table, Cursor, SectionTable};
-use crate::common::{decode_points, describe_prime, point_len, CurveId};
+use crate::codec::{decode_points, describe_prime, point_len};
 use crate::error::{Ctx, ErrorKind, FormatError, Result};
 
 const MAGIC: &[u8; 4] = b"ptau";
@@ -138,11 +134,11 @@ impl<E: PairingCurve> Ptau<E> {
         let mut cur = Cursor::new(&header, ctx);
         let n8 = cur.u32()?;
         let q = BigUint::from_bytes_le(cur.take(n8 as u64)?);
-        let curve = CurveId::from_prime(&Fr::<E>::modulus()).expect("known curve");
+        let curve = E::ID;
         if q != curve.base_modulus() {
             return Err(ctx.err(ErrorKind::WrongCurve {
                 found: describe_prime(&q),
-                expected: curve.name().to_owned(),
+                expected: curve.title().to_owned(),
             }));
         }
         if n8 as usize != point_len::<E::G1>() / 2 {
@@ -151,7 +147,7 @@ impl<E: PairingCurve> Ptau<E> {
         p.power = cur.u32()?;
         p.ceremony_power = cur.u32()?;
         cur.finish()?;
-        if p.power > MAX_POWER || p.power > Fr::<E>::TWO_ADICITY {
+        if p.power > MAX_POWER || p.power > <E::Fr as PrimeField>::TWO_ADICITY {
             return Err(ctx.invalid(format!("power {} is too large", p.power)));
         }
         let (s1, s2) = (point_len::<E::G1>() as u64, point_len::<E::G2>() as u64);
@@ -191,6 +187,11 @@ impl<E: PairingCurve> Ptau<E> {
     }
 
     /// `power`: the file holds `2^power` powers of τ in G2.
+    /// The file's name, as errors give it.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
     pub fn power(&self) -> u32 {
         self.power
     }
@@ -317,47 +318,5 @@ impl<E: PairingCurve> Ptau<E> {
     /// `[β·L_j(τ)]₁`, `log_n ≤ power`.
     pub fn beta_lagrange_g1(&self, log_n: u32) -> Result<Vec<G1<E>>> {
         self.lagrange::<E::G1>(15, log_n, self.power)
-    }
-
-    /// Everything a Groth16 setup for domain size `2^log_n` reads (`log_n ≤ power`).
-    pub fn setup_input(&self, log_n: u32) -> Result<PtauSetupInput<E>> {
-        Ok(PtauSetupInput {
-            alpha_g1: self.alpha_g1()?,
-            beta_g1: self.beta_g1()?,
-            beta_g2: self.beta_g2()?,
-            lagrange_g1: self.lagrange_g1(log_n)?,
-            lagrange_g2: self.lagrange_g2(log_n)?,
-            alpha_lagrange_g1: self.alpha_lagrange_g1(log_n)?,
-            beta_lagrange_g1: self.beta_lagrange_g1(log_n)?,
-            lagrange_g1_2n: self.lagrange_g1(log_n + 1)?,
-        })
-    }
-
-    fn input_for(&self, r1cs: &R1cs<Fr<E>>) -> Result<PtauSetupInput<E>> {
-        let log_n = domain_log_size(r1cs.n_constraints(), r1cs.n_public());
-        if log_n > self.power {
-            return Err(Ctx::new(&self.file).invalid(format!(
-                "the circuit needs a domain of 2^{log_n} ({} constraints + {} public rows) \
-                 but the ptau has power {}",
-                r1cs.n_constraints(),
-                r1cs.n_public() + 1,
-                self.power
-            )));
-        }
-        self.setup_input(log_n)
-    }
-
-    /// A development Groth16 key for `r1cs`, like `snarkjs groth16 setup` followed by
-    /// one contribution with δ from the OS CSPRNG. **Not for production.**
-    pub fn groth16_setup(&self, r1cs: &R1cs<Fr<E>>) -> Result<ProvingKey<E>> {
-        let input = self.input_for(r1cs)?;
-        setup_from_ptau(r1cs, &input).map_err(|e| Ctx::new(&self.file).invalid(e.to_string()))
-    }
-
-    /// The key `snarkjs zkey new` writes (δ = γ = 1): for comparisons with snarkjs.
-    pub fn groth16_setup_without_contribution(&self, r1cs: &R1cs<Fr<E>>) -> Result<ProvingKey<E>> {
-        let input = self.input_for(r1cs)?;
-        setup_from_ptau_with_delta(r1cs, &input, Fr::<E>::ONE)
-            .map_err(|e| Ctx::new(&self.file).invalid(e.to_string()))
     }
 }

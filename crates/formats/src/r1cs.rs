@@ -13,8 +13,9 @@ use fastzk_r1cs::{Csr, R1cs};
 use num_bigint::BigUint;
 
 use crate::binfile::{read_file, write_file, BinFile, BinWriter, Cursor};
-use crate::common::{describe_prime, read_fe, CurveId};
+use crate::codec::{describe_prime, read_fe};
 use crate::error::{Ctx, ErrorKind, Result};
+use fastzk_pairing::CurveId;
 
 const MAGIC: &[u8; 4] = b"r1cs";
 const SEC_HEADER: u32 = 1;
@@ -206,7 +207,7 @@ impl<F: PrimeField> R1csFile<F> {
             }
         });
         w.section(SEC_HEADER, |b| {
-            crate::common::write_prime(b, &F::modulus(), F::BYTES);
+            crate::codec::write_prime(b, &F::modulus(), F::BYTES);
             for v in [n_wires, n_pub_out, n_pub_in, self.header.n_prv_in] {
                 b.extend_from_slice(&v.to_le_bytes());
             }

@@ -7,7 +7,7 @@ use fastzk_field::PrimeField;
 use rayon::prelude::*;
 
 use crate::binfile::{read_file, write_file, BinFile, BinWriter, Cursor};
-use crate::common::{read_fe, read_prime, write_prime};
+use crate::codec::{read_fe, read_prime, write_prime};
 use crate::error::{Ctx, Result};
 
 const MAGIC: &[u8; 4] = b"wtns";

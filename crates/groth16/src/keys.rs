@@ -2,6 +2,8 @@
 
 use fastzk_r1cs::Csr;
 
+use fastzk_field::Field;
+
 use crate::{Fr, PairingCurve, G1, G2};
 
 /// What the verifier needs: `e(A, B) = e(α, β) · e(Σ xᵢ·ICᵢ, γ) · e(C, δ)`.
@@ -33,6 +35,11 @@ pub struct ProvingKey<E: PairingCurve> {
     pub delta_g1: G1<E>,
     /// `log2` of the evaluation domain size `n`.
     pub log_domain: u32,
+    /// `ω₂ₙ`, the primitive `2n`-th root of unity the key was built on: the H query is
+    /// the Lagrange basis of `⟨ω₂ₙ⟩` at its odd powers, and `ω₂ₙ²` generates the
+    /// size-`n` domain of the A and B polynomials. Keys for snarkjs use snarkjs' root
+    /// ([`fastzk_formats::snarkjs::root_of_unity`]); the prover takes it from here.
+    pub omega_2n: Fr<E>,
     /// `[A_i(τ)]₁` for every variable.
     pub a_query: Vec<G1<E>>,
     /// `[B_i(τ)]₁` for every variable.
@@ -63,8 +70,25 @@ impl<E: PairingCurve> ProvingKey<E> {
         1usize << self.log_domain
     }
 
-    /// Checks that every length agrees with `n_vars`, `n_public` and the domain.
+    /// Checks that every length agrees with `n_vars`, `n_public` and the domain, and
+    /// that `omega_2n` has order exactly `2n`.
     pub fn check_shape(&self) -> Result<(), String> {
+        let mut w = self.omega_2n;
+        for _ in 0..=self.log_domain {
+            if w.is_one() {
+                return Err(format!(
+                    "the domain generator has order below 2^{}",
+                    self.log_domain + 1
+                ));
+            }
+            w = w.square();
+        }
+        if !w.is_one() {
+            return Err(format!(
+                "the domain generator is not a 2^{}-th root of unity",
+                self.log_domain + 1
+            ));
+        }
         let n_vars = self.n_vars();
         let n = self.domain_size();
         let n_pub = self.n_public();

@@ -6,31 +6,31 @@
 //! the odd points, so the prover evaluates `A·B − C` on the odd coset and never
 //! divides by the vanishing polynomial). [`prove`] follows snarkjs' prover exactly, so a
 //! zkey made by snarkjs proves here and the result verifies with snarkjs.
+//!
+//! The curves come from `fastzk-pairing`; the snarkjs files of this protocol (the
+//! `.zkey`, `proof.json`, `verification_key.json`) are read and written here, from the
+//! building blocks of `fastzk-formats`.
 
-mod curves;
-pub mod domain;
 mod fixed_base;
+pub mod json;
 mod keys;
 pub mod prover;
 pub mod setup;
 pub mod setup_ptau;
 pub mod verifier;
+pub mod zkey;
 
-pub use curves::{Bls12_381, Bn254, PairingCurve};
+pub use json::{
+    proof_from_json, proof_to_json, read_proof_json, read_vk_json, vk_from_json, vk_to_json,
+    write_proof_json, write_vk_json,
+};
 pub use keys::{Proof, ProvingKey, VerifyingKey};
 pub use prover::{prove, prove_with, prove_with_rng, ProveOptions, ProveTimings};
 pub use setup::{setup_random, SetupError};
-pub use setup_ptau::domain_log_size;
 pub use verifier::{verify, VerifyError};
+pub use zkey::{read_zkey, write_zkey, Zkey};
 
-use fastzk_curve::Affine;
-
-/// G1 points of curve `E`.
-pub type G1<E> = Affine<<E as PairingCurve>::G1>;
-/// G2 points of curve `E`.
-pub type G2<E> = Affine<<E as PairingCurve>::G2>;
-/// The scalar field of curve `E`.
-pub type Fr<E> = <E as PairingCurve>::Fr;
+use fastzk_pairing::{Fr, PairingCurve, G1, G2};
 
 /// Why proving failed.
 #[derive(Debug, thiserror::Error)]

@@ -25,8 +25,8 @@ use fastzk_r1cs::{spmv, R1cs};
 use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;
 
-use crate::domain::{odd_coset_shift, snarkjs_domain};
 use crate::{verify, Fr, PairingCurve, Proof, ProveError, ProvingKey};
+use fastzk_poly::Radix2Domain;
 
 /// Knobs for [`prove_with`].
 pub struct ProveOptions<'a, E: PairingCurve> {
@@ -143,7 +143,7 @@ pub fn prove_with_rng<E: PairingCurve>(
 
     let abc = clock.run("spmv (a·z, b·z)", || abc_evaluations(pk, witness));
     let p = clock.run("ntt (h on odd coset)", || {
-        odd_coset_quotient::<E>(pk.log_domain, abc)
+        odd_coset_quotient::<E>(pk.log_domain, pk.omega_2n, abc)
     })?;
     let r = Fr::<E>::random(rng);
     let s = Fr::<E>::random(rng);
@@ -210,13 +210,15 @@ pub fn abc_evaluations<E: PairingCurve>(pk: &ProvingKey<E>, witness: &[Fr<E>]) -
     [a, b, c]
 }
 
-/// `a·b − c` on the odd coset `g·H` (natural order), from `a, b, c` on `H`.
+/// `a·b − c` on the odd coset `ω₂ₙ·H` (natural order), from `a, b, c` on
+/// `H = ⟨ω₂ₙ²⟩` of size `2^log_n`.
 pub fn odd_coset_quotient<E: PairingCurve>(
     log_n: u32,
+    omega_2n: Fr<E>,
     [mut a, mut b, mut c]: [Vec<Fr<E>>; 3],
 ) -> Result<Vec<Fr<E>>, ProveError> {
-    let domain = snarkjs_domain::<Fr<E>>(log_n)?;
-    let coset = (*domain).clone().with_coset(odd_coset_shift(log_n)?)?;
+    let domain = Radix2Domain::cached_with_root(log_n, omega_2n.square())?;
+    let coset = (*domain).clone().with_coset(omega_2n)?;
     // Evaluations on H → coefficients → evaluations on g·H (bit-reversed, the order the
     // forward transform produces without a permutation; one permutation at the end).
     for v in [&mut a, &mut b, &mut c] {
@@ -230,6 +232,6 @@ pub fn odd_coset_quotient<E: PairingCurve>(
         .map(|((x, y), z)| *x * *y - *z)
         .collect();
     // Natural order for the H query.
-    fastzk_poly::bit_reverse_permute(&mut p);
+    fastzk_poly::bit_reverse_permute(&mut p)?;
     Ok(p)
 }

@@ -12,9 +12,9 @@ use fastzk_r1cs::{Csr, R1cs};
 use rand_core::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
-use crate::domain::snarkjs_root_of_unity;
 use crate::fixed_base::FixedBase;
-use crate::setup_ptau::domain_log_size;
+use fastzk_formats::snarkjs::{self, domain_log_size};
+
 use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey};
 
 /// Why a setup could not be made.
@@ -35,11 +35,10 @@ pub enum SetupError {
     Matrix(#[from] fastzk_r1cs::CsrError),
 }
 
-/// `L_j(τ)` for the size-`n` subgroup, all `j`: `(τⁿ − 1)/n · ωʲ/(τ − ωʲ)`.
+/// `L_j(τ)` for the size-`n` subgroup `⟨ω⟩`, all `j`: `(τⁿ − 1)/n · ωʲ/(τ − ωʲ)`.
 /// `τ` must be outside the subgroup.
-fn lagrange_at<F: PrimeField>(tau: F, log_n: u32) -> Vec<F> {
+fn lagrange_at<F: PrimeField>(tau: F, log_n: u32, omega: F) -> Vec<F> {
     let n = 1usize << log_n;
-    let omega = snarkjs_root_of_unity::<F>(log_n).expect("checked against the two-adicity");
     let mut powers = vec![F::ONE; n];
     for j in 1..n {
         powers[j] = powers[j - 1] * omega;
@@ -97,6 +96,13 @@ pub fn setup_random<E: PairingCurve>(
         });
     }
     let (a_matrix, b_matrix) = key_matrices(r1cs, log_n)?;
+    // snarkjs' domain (checked against the two-adicity above).
+    let omega_2n: Fr<E> = snarkjs::root_of_unity(log_n + 1).ok_or(SetupError::TooLarge {
+        constraints: r1cs.n_constraints(),
+        public: n_pub,
+        log_n,
+        two_adicity: Fr::<E>::TWO_ADICITY,
+    })?;
     // τ outside both domains (else a Lagrange denominator vanishes).
     let tau = loop {
         let t: Fr<E> = nonzero(rng);
@@ -107,7 +113,7 @@ pub fn setup_random<E: PairingCurve>(
     let [alpha, beta, gamma, delta]: [Fr<E>; 4] = std::array::from_fn(|_| nonzero(rng));
 
     // A_i(τ), B_i(τ), C_i(τ) for every variable i, from the rows' Lagrange weights.
-    let lag = lagrange_at(tau, log_n);
+    let lag = lagrange_at(tau, log_n, omega_2n.square());
     let n_vars = r1cs.n_vars();
     let column_sums = |m: &Csr<Fr<E>>| {
         let mut out = vec![Fr::<E>::ZERO; n_vars];
@@ -128,7 +134,7 @@ pub fn setup_random<E: PairingCurve>(
         .map(|i| combined(i, delta_inv))
         .collect();
     // H query: L_{2i+1}(τ)/δ over the size-2n domain (snarkjs' odd-coset form).
-    let lag2 = lagrange_at(tau, log_n + 1);
+    let lag2 = lagrange_at(tau, log_n + 1, omega_2n);
     let h_scalars: Vec<Fr<E>> = lag2
         .par_iter()
         .skip(1)
@@ -152,6 +158,7 @@ pub fn setup_random<E: PairingCurve>(
         beta_g1: one_g1(&beta),
         delta_g1: one_g1(&delta),
         log_domain: log_n,
+        omega_2n,
         a_query: g1.mul_many(&at),
         b_g1_query: g1.mul_many(&bt),
         b_g2_query: g2.mul_many(&bt),

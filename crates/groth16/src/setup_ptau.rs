@@ -1,9 +1,9 @@
 //! Development setup from a prepared powers of tau, as snarkjs does it: `groth16 setup`
 //! (`zkey new`) followed by one random contribution to δ.
 //!
-//! The input is plain points (read by `fastzk-formats` from a `.ptau` file), so this
-//! crate does not depend on the file formats. With `δ = 1` the key is exactly what
-//! `snarkjs zkey new` writes for the same `.r1cs` and `.ptau`.
+//! The input is plain points ([`PtauSetupInput`]), which [`input_from_ptau`] reads from
+//! a `.ptau` file. With `δ = 1` the key is exactly what `snarkjs zkey new` writes for the
+//! same `.r1cs` and `.ptau`.
 //!
 //! With `L_c` the Lagrange basis of the size-`n` domain at τ and `m` constraints:
 //!
@@ -20,14 +20,32 @@ use fastzk_field::Field;
 use fastzk_r1cs::{Csr, R1cs};
 use rayon::prelude::*;
 
+use fastzk_formats::snarkjs::{self, domain_log_size};
+use fastzk_formats::{FormatError, Ptau};
+
 use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey, G1, G2};
 
 /// Why a setup from powers of tau could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum PtauSetupError {
     /// The inputs disagree on sizes, or the circuit does not fit the domain.
     #[error("setup from powers of tau: {0}")]
     Shape(String),
+    /// The `.ptau` file could not be read.
+    #[error(transparent)]
+    Ptau(#[from] FormatError),
+    /// The `.ptau` file is too small for the circuit.
+    #[error(
+        "{file}: the circuit needs a domain of 2^{log_n} ({constraints} constraints + \
+         {public_rows} public rows) but the ptau has power {power}"
+    )]
+    TooSmall {
+        file: String,
+        log_n: u32,
+        constraints: usize,
+        public_rows: usize,
+        power: u32,
+    },
 }
 
 /// The points of a phase-2-prepared powers of tau that a setup for domain size `n`
@@ -53,16 +71,59 @@ pub struct PtauSetupInput<E: PairingCurve> {
     pub lagrange_g1_2n: Vec<G1<E>>,
 }
 
-/// `log2` of the domain snarkjs picks: the smallest power of two above
-/// `n_constraints + n_public` (so the `n_public + 1` public rows fit), at least 2.
-pub fn domain_log_size(n_constraints: usize, n_public: usize) -> u32 {
-    let x = (n_constraints + n_public) as u64;
-    // snarkjs: floor(log2(x)) + 1, with log2(0) = 0.
-    if x == 0 {
-        1
-    } else {
-        64 - x.leading_zeros()
+/// Everything a setup for domain size `2^log_n` reads from a phase-2-prepared `.ptau`
+/// (`log_n ≤ power`).
+pub fn input_from_ptau<E: PairingCurve>(
+    ptau: &Ptau<E>,
+    log_n: u32,
+) -> Result<PtauSetupInput<E>, FormatError> {
+    Ok(PtauSetupInput {
+        alpha_g1: ptau.alpha_g1()?,
+        beta_g1: ptau.beta_g1()?,
+        beta_g2: ptau.beta_g2()?,
+        lagrange_g1: ptau.lagrange_g1(log_n)?,
+        lagrange_g2: ptau.lagrange_g2(log_n)?,
+        alpha_lagrange_g1: ptau.alpha_lagrange_g1(log_n)?,
+        beta_lagrange_g1: ptau.beta_lagrange_g1(log_n)?,
+        lagrange_g1_2n: ptau.lagrange_g1(log_n + 1)?,
+    })
+}
+
+/// The input for `r1cs`'s domain, or an error naming the sizes when the `.ptau` is too
+/// small.
+fn input_for<E: PairingCurve>(
+    ptau: &Ptau<E>,
+    r1cs: &R1cs<Fr<E>>,
+) -> Result<PtauSetupInput<E>, PtauSetupError> {
+    let log_n = domain_log_size(r1cs.n_constraints(), r1cs.n_public());
+    if log_n > ptau.power() {
+        return Err(PtauSetupError::TooSmall {
+            file: ptau.file().to_owned(),
+            log_n,
+            constraints: r1cs.n_constraints(),
+            public_rows: r1cs.n_public() + 1,
+            power: ptau.power(),
+        });
     }
+    Ok(input_from_ptau(ptau, log_n)?)
+}
+
+/// A development key for `r1cs` from a `.ptau` file, like `snarkjs groth16 setup`
+/// followed by one contribution with δ from the OS CSPRNG. **Not for production.**
+pub fn setup_from_ptau_file<E: PairingCurve>(
+    ptau: &Ptau<E>,
+    r1cs: &R1cs<Fr<E>>,
+) -> Result<ProvingKey<E>, PtauSetupError> {
+    setup_from_ptau(r1cs, &input_for(ptau, r1cs)?)
+}
+
+/// The key `snarkjs zkey new` writes from a `.ptau` file (δ = γ = 1): for comparisons
+/// with snarkjs.
+pub fn setup_from_ptau_file_without_contribution<E: PairingCurve>(
+    ptau: &Ptau<E>,
+    r1cs: &R1cs<Fr<E>>,
+) -> Result<ProvingKey<E>, PtauSetupError> {
+    setup_from_ptau_with_delta(r1cs, &input_for(ptau, r1cs)?, Fr::<E>::ONE)
 }
 
 /// A setup with δ drawn from the OS CSPRNG. **Not for production**, see the module docs.
@@ -201,6 +262,9 @@ pub fn setup_from_ptau_with_delta<E: PairingCurve>(
         beta_g1: input.beta_g1,
         delta_g1: G1::<E>::generator().mul(&delta).to_affine(),
         log_domain,
+        // The ptau's Lagrange bases are on snarkjs' roots.
+        omega_2n: snarkjs::root_of_unity(log_domain + 1)
+            .ok_or_else(|| shape(format!("a domain of 2^{} is too large", log_domain + 1)))?,
         a_query: batch_normalize(&a_query),
         b_g1_query: batch_normalize(&b_g1_query),
         b_g2_query: batch_normalize(&b_g2_query),
@@ -229,18 +293,4 @@ fn combine<C: CurveConfig>(t: &Csr<C::Scalar>, i: usize, bases: &[Affine<C>]) ->
         }
     }
     acc
-}
-
-#[cfg(test)]
-mod tests {
-    use super::domain_log_size;
-
-    #[test]
-    fn domain_matches_snarkjs() {
-        // snarkjs: log2(nConstraints + nPublic) + 1 with floor log2.
-        assert_eq!(domain_log_size(1, 2), 2);
-        assert_eq!(domain_log_size(5, 2), 3);
-        assert_eq!(domain_log_size(6, 2), 4);
-        assert_eq!(domain_log_size(0, 0), 1);
-    }
 }

@@ -5,9 +5,10 @@ use ark_ec::pairing::Pairing;
 use fastzk_curve::Jacobian;
 use fastzk_field::Field;
 use fastzk_groth16::{
-    prove, prove_with, prove_with_rng, setup_random, verify, Bls12_381, Bn254, Fr, PairingCurve,
-    Proof, ProveError, ProveOptions, ProvingKey, VerifyingKey,
+    prove, prove_with, prove_with_rng, setup_random, verify, Proof, ProveError, ProveOptions,
+    ProvingKey, VerifyingKey,
 };
+use fastzk_pairing::{Bls12_381, Bn254, Fr, PairingCurve};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::{R1cs, R1csError};
 use rand::SeedableRng;

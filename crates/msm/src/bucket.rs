@@ -12,7 +12,7 @@
 use fastzk_curve::{Affine, CurveConfig, Xyzz};
 use fastzk_field::Field;
 
-use crate::simd::SimdKernel;
+use crate::ifma_flush::IfmaFlush;
 
 /// A bucket's coordinates without the infinity flag (kept in a separate byte array),
 /// cache-line aligned, so a BN254 G1 bucket is exactly one 64-byte line.
@@ -70,7 +70,7 @@ pub struct BucketAcc<C: CurveConfig> {
     batch_size: usize,
     queue_cap: usize,
     /// The eight-lane flush; when set, buckets and incoming points are in IFMA form.
-    kernel: Option<&'static SimdKernel<C>>,
+    kernel: Option<&'static IfmaFlush<C>>,
     scratch: Vec<[u64; 8]>,
     group_masks: Vec<u8>,
     exceptional: Vec<u32>,
@@ -79,7 +79,7 @@ pub struct BucketAcc<C: CurveConfig> {
     slots_standard: bool,
 }
 
-/// One batch for the eight-lane flush ([`SimdKernel`]).
+/// One batch for the eight-lane flush ([`IfmaFlush`]).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // no kernel reads it there
 pub(crate) struct FlushJob<'a, C: CurveConfig> {
     pub group: std::marker::PhantomData<C>,
@@ -132,12 +132,8 @@ impl<C: CurveConfig> BucketAcc<C> {
 
     /// Like [`new`](Self::new), flushing with the eight-lane `kernel`: points passed to
     /// [`add`](Self::add) must then be in IFMA form
-    /// ([`SimdKernel::point_to_ifma`]); results come out in the usual form.
-    pub fn with_kernel(
-        n_buckets: usize,
-        batch_size: usize,
-        kernel: &'static SimdKernel<C>,
-    ) -> Self {
+    /// ([`IfmaFlush::point_to_ifma`]); results come out in the usual form.
+    pub fn with_kernel(n_buckets: usize, batch_size: usize, kernel: &'static IfmaFlush<C>) -> Self {
         let mut acc = Self::new(n_buckets, batch_size);
         acc.kernel = Some(kernel);
         acc.batch_pts = Vec::new();
@@ -152,7 +148,7 @@ impl<C: CurveConfig> BucketAcc<C> {
 
     /// Bytes of bucket storage per bucket (for the planner's cache model).
     pub fn bucket_bytes() -> usize {
-        std::mem::size_of::<Slot<C::Base>>() + 1
+        size_of::<Slot<C::Base>>() + 1
     }
 
     pub fn n_buckets(&self) -> usize {
@@ -160,7 +156,7 @@ impl<C: CurveConfig> BucketAcc<C> {
     }
 
     /// 64-bit words in one coordinate.
-    const WORDS: usize = std::mem::size_of::<C::Base>() / 8;
+    const WORDS: usize = size_of::<C::Base>() / 8;
 
     /// Writes batch entry `j`'s point into the kernel's word-major buffer.
     #[inline(always)]
@@ -316,7 +312,7 @@ impl<C: CurveConfig> BucketAcc<C> {
     }
 
     /// The pending batch on eight lanes.
-    fn flush_simd(&mut self, kernel: &SimdKernel<C>) {
+    fn flush_simd(&mut self, kernel: &IfmaFlush<C>) {
         let n = self.batch_idx.len();
         // Pad the bucket indices to whole groups of eight with a valid index.
         let pad = n.next_multiple_of(8) - n;
@@ -325,7 +321,7 @@ impl<C: CurveConfig> BucketAcc<C> {
         let mut job = FlushJob {
             group: std::marker::PhantomData,
             slots: self.slots.as_mut_ptr() as *mut u8,
-            stride: std::mem::size_of::<Slot<C::Base>>(),
+            stride: size_of::<Slot<C::Base>>(),
             y_offset: std::mem::offset_of!(Slot<C::Base>, y),
             idx: &self.batch_idx,
             n,
@@ -450,7 +446,7 @@ impl<C: CurveConfig> BucketAcc<C> {
             unsafe {
                 k.convert_raw(
                     self.slots.as_mut_ptr() as *mut u8,
-                    std::mem::size_of::<Slot<C::Base>>(),
+                    size_of::<Slot<C::Base>>(),
                     self.n,
                     std::mem::offset_of!(Slot<C::Base>, x),
                     std::mem::offset_of!(Slot<C::Base>, y),
@@ -483,7 +479,7 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// `None` when a running sum met a doubling or cancellation (its value then lives
     /// partly in a projective overflow bucket and cannot feed the totals as an affine
     /// point); the buckets are untouched, so the caller reduces them the usual way.
-    fn reduce_segmented(&mut self, kernel: &'static SimdKernel<C>) -> Option<Xyzz<C>> {
+    fn reduce_segmented(&mut self, kernel: &'static IfmaFlush<C>) -> Option<Xyzz<C>> {
         let segs = (self.n / 8).min(SEGMENTS);
         let len = self.n / segs;
         debug_assert_eq!(segs * len, self.n, "bucket counts are powers of two");

@@ -10,9 +10,10 @@ use fastzk_curve::{batch::batch_add_affine_assign, Affine, Xyzz};
 use rayon::prelude::*;
 
 use crate::bucket::BucketAcc;
+use crate::ifma_flush::IfmaFlush;
 use crate::planner::{self, Plan};
-use crate::scalar::{bit_len, MsmCurve, SignedScalars};
-use crate::simd::SimdKernel;
+use crate::scalar::{bit_len, SignedScalars};
+use crate::MsmCurve;
 
 /// Knobs of the fast engine (the planner fills what is `None`).
 #[derive(Clone, Debug)]
@@ -142,7 +143,7 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
     scalars: &[[u64; 4]],
     bits: u32,
     c: u32,
-    kernel: Option<&'static SimdKernel<C>>,
+    kernel: Option<&'static IfmaFlush<C>>,
 ) -> Xyzz<C> {
     if points.is_empty() || bits == 0 {
         return Xyzz::identity();
@@ -263,7 +264,7 @@ fn msm_large<C: MsmCurve>(
         return Xyzz::identity();
     }
     let bits = scalars.par_iter().map(|k| bit_len(k)).max().unwrap_or(0);
-    let kernel = if opts.simd { C::simd_kernel() } else { None };
+    let kernel = if opts.simd { C::ifma_flush() } else { None };
     let use_glv = opts
         .glv
         .unwrap_or_else(|| planner::glv_pays_with::<C>(n, bits, kernel.is_some()))

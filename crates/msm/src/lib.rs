@@ -1,8 +1,10 @@
 //! Multi-scalar multiplication `Σ k_i·P_i` on CPU threads for BN254 and BLS12-381
 //! G1 and G2.
 //!
-//! * [`msm`] / [`msm_with`]: the entry points; [`Engine`] selects an algorithm,
+//! * [`msm`] / [`msm_with`]: the entry points; [`CpuEngine`] selects an algorithm,
 //!   [`MsmConfig`] overrides the planner (window, GLV, threads, partitioning).
+//! * [`MsmEngine`]: the open interface every MSM backend implements (the CPU engines
+//!   through [`MsmConfig`]; device backends in their own crates).
 //! * Engines: the naive sum (tests), serial Pippenger with the BDLO12 reduction, the
 //!   three naive parallelisations of cuZK §3.1, cuZK's sparse-matrix algorithm, and
 //!   the fast engine (signed digits, batch-affine buckets, GLV, size partitioning,
@@ -12,20 +14,18 @@
 //! * With the `ark` feature, [`ark::msm_ark`] over arkworks slices.
 
 pub mod bucket;
-pub mod cuzk;
+mod curves;
 pub mod fast;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma_flush;
+#[cfg(not(target_arch = "x86_64"))]
+#[path = "ifma_flush_stub.rs"]
+pub mod ifma_flush;
 pub mod pippenger;
 pub mod planner;
 pub mod precompute;
 pub mod scalar;
-#[cfg(target_arch = "x86_64")]
-pub mod simd;
-#[cfg(not(target_arch = "x86_64"))]
-#[path = "simd_stub.rs"]
-pub mod simd;
-#[cfg(target_arch = "x86_64")]
-#[allow(dead_code)] // building blocks, exercised by their tests; the MSM uses the batch form
-mod simd_points;
+pub mod sparse_matrix;
 pub mod stream;
 
 #[cfg(feature = "ark")]
@@ -37,10 +37,10 @@ use fastzk_curve::{Affine, Jacobian, Xyzz};
 use fastzk_field::PrimeField;
 use rayon::prelude::*;
 
+pub use curves::MsmCurve;
 pub use fast::FastOptions;
 pub use planner::{Calibration, Plan};
 pub use precompute::PrecomputedBases;
-pub use scalar::MsmCurve;
 pub use stream::MsmStream;
 
 /// Why an MSM could not run.
@@ -56,10 +56,30 @@ pub enum MsmError {
     UnknownEngine(String),
 }
 
-/// The MSM algorithms.
+/// A way to compute MSMs: the CPU engines of this crate (through [`MsmConfig`]), or a
+/// device backend in another crate. The conformance suite (`fastzk-testing`) runs any
+/// implementation against the naive sum on every input shape, so a new backend is
+/// tested the way the CPU engines are.
+pub trait MsmEngine<C: MsmCurve>: Sync {
+    /// What runs, for reports and test messages.
+    fn name(&self) -> String;
+    /// `Σ scalars[i]·bases[i]`; an error when the lengths differ.
+    fn msm(&self, bases: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Jacobian<C>, MsmError>;
+}
+
+impl<C: MsmCurve> MsmEngine<C> for MsmConfig {
+    fn name(&self) -> String {
+        format!("{self:?}")
+    }
+    fn msm(&self, bases: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Jacobian<C>, MsmError> {
+        msm_with(bases, scalars, self).map(|o| o.result)
+    }
+}
+
+/// The CPU algorithms [`MsmConfig`] chooses among.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Engine {
-    /// Planner's choice (today always [`Engine::Fast`]).
+pub enum CpuEngine {
+    /// Planner's choice (today always [`CpuEngine::Fast`]).
     Auto,
     /// One scalar multiplication per point (reference; slow).
     Naive,
@@ -77,36 +97,36 @@ pub enum Engine {
     Fast,
 }
 
-impl Engine {
-    pub const ALL: [Engine; 8] = [
-        Engine::Auto,
-        Engine::Naive,
-        Engine::Serial,
-        Engine::ParallelWindows,
-        Engine::ParallelChunks,
-        Engine::ParallelHybrid,
-        Engine::Cuzk,
-        Engine::Fast,
+impl CpuEngine {
+    pub const ALL: [CpuEngine; 8] = [
+        CpuEngine::Auto,
+        CpuEngine::Naive,
+        CpuEngine::Serial,
+        CpuEngine::ParallelWindows,
+        CpuEngine::ParallelChunks,
+        CpuEngine::ParallelHybrid,
+        CpuEngine::Cuzk,
+        CpuEngine::Fast,
     ];
 
     pub fn name(&self) -> &'static str {
         match self {
-            Engine::Auto => "auto",
-            Engine::Naive => "naive",
-            Engine::Serial => "serial",
-            Engine::ParallelWindows => "par-windows",
-            Engine::ParallelChunks => "par-chunks",
-            Engine::ParallelHybrid => "par-hybrid",
-            Engine::Cuzk => "cuzk",
-            Engine::Fast => "fast",
+            CpuEngine::Auto => "auto",
+            CpuEngine::Naive => "naive",
+            CpuEngine::Serial => "serial",
+            CpuEngine::ParallelWindows => "par-windows",
+            CpuEngine::ParallelChunks => "par-chunks",
+            CpuEngine::ParallelHybrid => "par-hybrid",
+            CpuEngine::Cuzk => "cuzk",
+            CpuEngine::Fast => "fast",
         }
     }
 }
 
-impl std::str::FromStr for Engine {
+impl std::str::FromStr for CpuEngine {
     type Err = MsmError;
     fn from_str(s: &str) -> Result<Self, MsmError> {
-        Engine::ALL
+        CpuEngine::ALL
             .iter()
             .find(|e| e.name() == s)
             .copied()
@@ -114,7 +134,7 @@ impl std::str::FromStr for Engine {
     }
 }
 
-impl std::fmt::Display for Engine {
+impl std::fmt::Display for CpuEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
@@ -123,7 +143,7 @@ impl std::fmt::Display for Engine {
 /// Caller overrides; `Default` lets the planner decide everything.
 #[derive(Clone, Debug)]
 pub struct MsmConfig {
-    pub engine: Engine,
+    pub engine: CpuEngine,
     /// Window size in bits (`2..=24`); `None` = planner.
     pub window: Option<u32>,
     /// Force GLV on/off (fast engine, G1 only); `None` = planner.
@@ -144,7 +164,7 @@ pub struct MsmConfig {
 impl Default for MsmConfig {
     fn default() -> Self {
         Self {
-            engine: Engine::Auto,
+            engine: CpuEngine::Auto,
             window: None,
             glv: None,
             partition: true,
@@ -157,7 +177,7 @@ impl Default for MsmConfig {
 }
 
 impl MsmConfig {
-    pub fn engine(engine: Engine) -> Self {
+    pub fn engine(engine: CpuEngine) -> Self {
         Self {
             engine,
             ..Self::default()
@@ -169,7 +189,7 @@ impl MsmConfig {
 #[derive(Clone, Debug)]
 pub struct MsmOutcome<C: MsmCurve> {
     pub result: Jacobian<C>,
-    pub engine: Engine,
+    pub engine: CpuEngine,
     pub window: u32,
     pub glv: bool,
     /// Whether equal scalar values were grouped (clustered input).
@@ -237,7 +257,7 @@ fn run<C: MsmCurve>(
         points = &deduped;
     }
     let engine = match cfg.engine {
-        Engine::Auto => Engine::Fast,
+        CpuEngine::Auto => CpuEngine::Fast,
         e => e,
     };
     let bits = <C::Scalar as PrimeField>::MODULUS_BITS;
@@ -260,28 +280,28 @@ fn run<C: MsmCurve>(
         })
     };
     let r: Xyzz<C> = match engine {
-        Engine::Naive => pippenger::naive(points, &limbs),
-        Engine::Serial => {
+        CpuEngine::Naive => pippenger::naive(points, &limbs),
+        CpuEngine::Serial => {
             out.window = window();
             pippenger::serial(points, &limbs, bits, out.window)
         }
-        Engine::ParallelWindows => {
+        CpuEngine::ParallelWindows => {
             out.window = window();
             pippenger::parallel_windows(points, &limbs, bits, out.window)
         }
-        Engine::ParallelChunks => {
+        CpuEngine::ParallelChunks => {
             out.window = window();
             pippenger::parallel_chunks(points, &limbs, bits, out.window)
         }
-        Engine::ParallelHybrid => {
+        CpuEngine::ParallelHybrid => {
             out.window = window();
             pippenger::parallel_hybrid(points, &limbs, bits, out.window)
         }
-        Engine::Cuzk => {
+        CpuEngine::Cuzk => {
             out.window = window();
-            cuzk::cuzk(points, &limbs, bits, out.window)
+            sparse_matrix::msm(points, &limbs, bits, out.window)
         }
-        Engine::Fast | Engine::Auto => {
+        CpuEngine::Fast | CpuEngine::Auto => {
             let opts = FastOptions {
                 window: cfg.window,
                 glv: cfg.glv,

@@ -5,7 +5,8 @@ use fastzk_curve::{Affine, Jacobian, Xyzz};
 use rayon::prelude::*;
 
 use crate::fast::combine_windows;
-use crate::scalar::{window_bits, MsmCurve};
+use crate::scalar::window_bits;
+use crate::MsmCurve;
 
 /// `Σ k_i·P_i` one scalar multiplication at a time (tests and tiny inputs only).
 pub fn naive<C: MsmCurve>(points: &[Affine<C>], scalars: &[[u64; 4]]) -> Xyzz<C> {

@@ -15,8 +15,9 @@ use fastzk_curve::{Affine, Jacobian, Xyzz};
 use fastzk_field::{Field, PrimeField};
 
 use crate::bucket::BucketAcc;
-use crate::scalar::{MsmCurve, SignedScalars};
-use crate::Engine;
+use crate::scalar::SignedScalars;
+use crate::CpuEngine;
+use crate::MsmCurve;
 
 /// Measured unit costs (nanoseconds) for one group on this machine.
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +61,7 @@ const CACHE_KNEE: f64 = 512.0 * 1024.0;
 /// The planner's decision.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
-    pub engine: Engine,
+    pub engine: CpuEngine,
     pub window: u32,
     pub glv: bool,
     /// Modelled single-thread-equivalent cost divided by the thread count, in ms.
@@ -138,7 +139,7 @@ fn measure<C: MsmCurve>() -> Calibration {
         (full, per_flush.max(0.0))
     };
     let (best_ba, flush_ns) = batch_add(&pts, None);
-    let simd = C::simd_kernel().map(|k| {
+    let simd = C::ifma_flush().map(|k| {
         let converted: Vec<Affine<C>> = pts.iter().map(|p| k.point_to_ifma(p)).collect();
         let (add, flush) = batch_add(&converted, Some(k));
         // The segmented reduction of 4096 full buckets.
@@ -267,7 +268,7 @@ pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
         }
     }
     Plan {
-        engine: Engine::Fast,
+        engine: CpuEngine::Fast,
         window: best.1,
         glv: false,
         est_ms: best.0 / threads / 1e6,
@@ -307,7 +308,7 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
 /// the IFMA flush where the group and CPU have it).
 pub fn plan<C: MsmCurve>(n: usize) -> Plan {
     let bits = <C::Scalar as PrimeField>::MODULUS_BITS;
-    let simd = C::simd_kernel().is_some();
+    let simd = C::ifma_flush().is_some();
     if glv_pays_with::<C>(n, bits, simd) {
         let half = bits.div_ceil(2) + 2;
         let mut p = plan_window_with::<C>(2 * n, half, simd);

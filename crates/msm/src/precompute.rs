@@ -7,7 +7,8 @@ use fastzk_field::PrimeField;
 use rayon::prelude::*;
 
 use crate::bucket::BucketAcc;
-use crate::scalar::{MsmCurve, SignedScalars};
+use crate::scalar::SignedScalars;
+use crate::MsmCurve;
 use crate::MsmError;
 
 /// Bases with their window shifts precomputed.
@@ -50,7 +51,7 @@ impl<C: MsmCurve> PrecomputedBases<C> {
 
     /// Bytes held by the table.
     pub fn memory_bytes(&self) -> usize {
-        self.table.len() * std::mem::size_of::<Affine<C>>()
+        self.table.len() * size_of::<Affine<C>>()
     }
 
     pub fn window(&self) -> u32 {

@@ -1,81 +1,11 @@
 //! Scalars as plain integers: canonical limbs, the fast fixed-width GLV split, and the
 //! window/digit helpers every engine shares.
 
-use std::sync::OnceLock;
-
-use fastzk_curve::{bls12_381, bn254, Affine, CurveConfig};
+use fastzk_curve::{Affine, CurveConfig};
 use num_bigint::{BigInt, Sign};
 use rayon::prelude::*;
 
-use crate::simd::SimdKernel;
 use num_traits::{Signed, Zero};
-
-/// The groups the MSM engines run on: a [`CurveConfig`] whose scalars fit 256 bits,
-/// plus (where the curve has one) the GLV endomorphism in fixed-width form.
-pub trait MsmCurve: CurveConfig {
-    /// The canonical value of a scalar, little-endian.
-    fn scalar_limbs(s: &Self::Scalar) -> [u64; 4];
-    /// The GLV split in fixed-width arithmetic, for groups that have an endomorphism.
-    fn glv_fast() -> Option<&'static GlvFast<Self>>;
-    /// The eight-lane AVX-512 IFMA bucket flush, where the group and the CPU have one.
-    fn simd_kernel() -> Option<&'static SimdKernel<Self>> {
-        None
-    }
-}
-
-macro_rules! msm_curve {
-    ($cfg:ty, glv, ifma($w:literal, $l:literal)) => {
-        impl MsmCurve for $cfg {
-            #[inline]
-            fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
-                s.to_canonical_limbs()
-            }
-            fn glv_fast() -> Option<&'static GlvFast<Self>> {
-                static G: OnceLock<Option<GlvFast<$cfg>>> = OnceLock::new();
-                G.get_or_init(GlvFast::derive).as_ref()
-            }
-            fn simd_kernel() -> Option<&'static SimdKernel<Self>> {
-                static K: OnceLock<Option<SimdKernel<$cfg>>> = OnceLock::new();
-                K.get_or_init(SimdKernel::new::<$w, $l>).as_ref()
-            }
-        }
-    };
-    ($cfg:ty, ifma2($q:ty, $w:literal, $l:literal)) => {
-        impl MsmCurve for $cfg {
-            #[inline]
-            fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
-                s.to_canonical_limbs()
-            }
-            fn glv_fast() -> Option<&'static GlvFast<Self>> {
-                None
-            }
-            fn simd_kernel() -> Option<&'static SimdKernel<Self>> {
-                static K: OnceLock<Option<SimdKernel<$cfg>>> = OnceLock::new();
-                K.get_or_init(SimdKernel::new_quadratic::<$q, $w, $l>)
-                    .as_ref()
-            }
-        }
-    };
-    ($cfg:ty) => {
-        impl MsmCurve for $cfg {
-            #[inline]
-            fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
-                s.to_canonical_limbs()
-            }
-            fn glv_fast() -> Option<&'static GlvFast<Self>> {
-                None
-            }
-        }
-    };
-}
-
-msm_curve!(bn254::G1Config, glv, ifma(4, 5));
-msm_curve!(bn254::G2Config, ifma2(fastzk_field::bn254::Fq2Config, 4, 5));
-msm_curve!(bls12_381::G1Config, glv, ifma(6, 8));
-msm_curve!(
-    bls12_381::G2Config,
-    ifma2(fastzk_field::bls12_381::Fq2Config, 6, 8)
-);
 
 /// GLV data in 256-bit two's-complement form: `k = k1 + k2·λ (mod r)` computed with
 /// two 256×256 high products and four low products, no big-integer allocation.
@@ -174,10 +104,8 @@ fn mul_hi(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
 }
 
 impl<C: CurveConfig> GlvFast<C> {
-    fn derive() -> Option<Self>
-    where
-        C::Base: fastzk_field::PrimeField,
-    {
+    /// The fixed-width form of the curve's GLV data, if it has any.
+    pub(crate) fn derive() -> Option<Self> {
         let glv = C::glv()?;
         let (a1, b1) = &glv.v1;
         let (a2, b2) = &glv.v2;

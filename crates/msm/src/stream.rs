@@ -9,7 +9,8 @@ use rayon::prelude::*;
 
 use crate::bucket::BucketAcc;
 use crate::fast::combine_windows;
-use crate::scalar::{MsmCurve, SignedScalars};
+use crate::scalar::SignedScalars;
+use crate::MsmCurve;
 use crate::MsmError;
 
 /// A streaming MSM in progress.
@@ -49,7 +50,7 @@ impl<C: MsmCurve> MsmStream<C> {
     pub fn memory_bytes(&self) -> usize {
         self.accs.len()
             * self.accs.first().map_or(0, |a| a.n_buckets())
-            * (std::mem::size_of::<Affine<C>>() + 1)
+            * (size_of::<Affine<C>>() + 1)
     }
 
     /// Points consumed so far.

@@ -11,31 +11,34 @@
 //!   remaining levels on each contiguous row block in cache; the four-step twiddle
 //!   multiplication is folded into the block twiddles and the transposes are replaced by
 //!   strided tiles. See `ntt.rs`.
-//! * Goldilocks takes a fast path through [`fastzk_field::packed`] (AVX-512 / AVX2 chosen
+//! * Goldilocks takes a fast path through [`fastzk_field::goldilocks::packed`] (AVX-512 / AVX2 chosen
 //!   at run time).
 //! * [`DensePolynomial`]: multiplication via NTT, evaluation, interpolation, division by
 //!   the vanishing polynomial on a coset, Lagrange basis and barycentric evaluation.
 //! * [`ReedSolomon`]: zero-pad to `n / rate` and NTT.
-//! * [`naive`]: `O(n²)` reference transforms (tests and cross-checks).
 
 mod domain;
-pub mod naive;
+mod naive;
 mod ntt;
 mod poly;
 mod rs;
+mod transform;
 
 pub use domain::{Order, Radix2Domain};
+pub use naive::NaiveDft;
+pub use ntt::reverse_bits;
 pub use poly::{barycentric_evaluate, divide_by_vanishing_on_coset, interpolate, DensePolynomial};
 pub use rs::ReedSolomon;
+pub use transform::TwoAdicTransform;
 
-/// Puts `x` (length a power of two) in bit-reversed index order, in place and in
-/// parallel; applying it twice restores the input.
-pub fn bit_reverse_permute<F: Send>(x: &mut [F]) {
-    assert!(
-        x.len().is_power_of_two() || x.is_empty(),
-        "length must be a power of two"
-    );
+/// Puts `x` in bit-reversed index order, in place and in parallel; applying it twice
+/// restores the input. The length must be a power of two (or zero).
+pub fn bit_reverse_permute<F: Send>(x: &mut [F]) -> Result<(), PolyError> {
+    if !x.len().is_power_of_two() && !x.is_empty() {
+        return Err(PolyError::NotPowerOfTwo(x.len()));
+    }
     ntt::bit_reverse(x, true);
+    Ok(())
 }
 
 /// Why a polynomial or NTT operation was refused.
@@ -57,4 +60,13 @@ pub enum PolyError {
     DuplicatePoint,
     #[error("division by zero: {0}")]
     DivisionByZero(&'static str),
+}
+
+impl From<fastzk_field::LengthMismatch> for PolyError {
+    fn from(e: fastzk_field::LengthMismatch) -> Self {
+        PolyError::LengthMismatch {
+            expected: e.expected,
+            got: e.got,
+        }
+    }
 }

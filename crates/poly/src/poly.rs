@@ -1,6 +1,6 @@
 //! Dense univariate polynomials and the domain-based operations provers need.
 
-use fastzk_field::{batch_inverse, PrimeField};
+use fastzk_field::{batch_inverse, NttField};
 use rayon::prelude::*;
 
 use crate::domain::{mul_pointwise, Order, Radix2Domain};
@@ -11,11 +11,11 @@ const NAIVE_MUL_CUTOFF: usize = 32;
 
 /// A polynomial by its coefficients, lowest degree first, without trailing zeros.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct DensePolynomial<F: PrimeField> {
+pub struct DensePolynomial<F: NttField> {
     coeffs: Vec<F>,
 }
 
-impl<F: PrimeField> DensePolynomial<F> {
+impl<F: NttField> DensePolynomial<F> {
     /// Takes coefficients lowest degree first (trailing zeros are dropped).
     pub fn new(mut coeffs: Vec<F>) -> Self {
         while coeffs.last().is_some_and(|c| c.is_zero()) {
@@ -98,7 +98,7 @@ impl<F: PrimeField> DensePolynomial<F> {
         // Bit-reversed evaluations are fine for a pointwise product: no permutations.
         domain.forward(&mut a, Order::Natural, Order::BitReversed)?;
         domain.forward(&mut b, Order::Natural, Order::BitReversed)?;
-        mul_pointwise(&mut a, &b, true);
+        mul_pointwise(&mut a, &b, true)?;
         domain.inverse(&mut a, Order::BitReversed, Order::Natural)?;
         a.truncate(len);
         Ok(Self::new(a))
@@ -146,7 +146,7 @@ impl<F: PrimeField> DensePolynomial<F> {
 }
 
 /// The polynomial of degree `< xs.len()` through `(xs[i], ys[i])` (Lagrange, `O(n²)`).
-pub fn interpolate<F: PrimeField>(xs: &[F], ys: &[F]) -> Result<DensePolynomial<F>, PolyError> {
+pub fn interpolate<F: NttField>(xs: &[F], ys: &[F]) -> Result<DensePolynomial<F>, PolyError> {
     if xs.len() != ys.len() {
         return Err(PolyError::LengthMismatch {
             expected: xs.len(),
@@ -189,7 +189,7 @@ pub fn interpolate<F: PrimeField>(xs: &[F], ys: &[F]) -> Result<DensePolynomial<
 /// Divides evaluations on the coset `g·⟨ω_N⟩` of `big` (size `N`) by the vanishing
 /// polynomial `X^n − 1` of the subgroup of size `n = 2^log_n ≤ N`, in place — the step
 /// that turns `A·B − C` into Groth16's `H` or Plonk's quotient.
-pub fn divide_by_vanishing_on_coset<F: PrimeField>(
+pub fn divide_by_vanishing_on_coset<F: NttField>(
     evals: &mut [F],
     big: &Radix2Domain<F>,
     log_n: u32,
@@ -234,7 +234,7 @@ pub fn divide_by_vanishing_on_coset<F: PrimeField>(
     Ok(())
 }
 
-impl<F: PrimeField> Radix2Domain<F> {
+impl<F: NttField> Radix2Domain<F> {
     /// All Lagrange basis polynomials of the domain at `x`:
     /// `L_i(x) = ω^i (x^n − 1) / (n (x − ω^i))`, and the unit vector when `x ∈ H`.
     pub fn lagrange_coefficients(&self, x: F) -> Vec<F> {
@@ -257,7 +257,7 @@ impl<F: PrimeField> Radix2Domain<F> {
 
 /// `p(x)` from `evals[i] = p(ω^i)` on `domain` without interpolating (barycentric formula
 /// `p(x) = (x^n − 1)/n · Σ evals[i]·ω^i/(x − ω^i)`).
-pub fn barycentric_evaluate<F: PrimeField>(
+pub fn barycentric_evaluate<F: NttField>(
     domain: &Radix2Domain<F>,
     evals: &[F],
     x: F,

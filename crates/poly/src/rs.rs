@@ -1,6 +1,6 @@
 //! Reed–Solomon encoding: a message of `n` coefficients evaluated on `n / rate` points.
 
-use fastzk_field::PrimeField;
+use fastzk_field::NttField;
 use rayon::prelude::*;
 
 use crate::domain::{Order, Radix2Domain};
@@ -25,7 +25,7 @@ impl ReedSolomon {
 
     /// The codeword of `message` (its coefficients; the length must be a power of two):
     /// zero-pad to `len << log_blowup`, then NTT.
-    pub fn encode<F: PrimeField>(&self, message: &[F]) -> Result<Vec<F>, PolyError> {
+    pub fn encode<F: NttField>(&self, message: &[F]) -> Result<Vec<F>, PolyError> {
         let n = message.len();
         if !n.is_power_of_two() {
             return Err(PolyError::NotPowerOfTwo(n));
@@ -40,7 +40,7 @@ impl ReedSolomon {
 
     /// Encodes each row of a row-major `R × n` matrix; returns the `R × (n << log_blowup)`
     /// matrix of codewords.
-    pub fn encode_batch<F: PrimeField>(
+    pub fn encode_batch<F: NttField>(
         &self,
         rows: &[F],
         row_len: usize,

@@ -41,7 +41,8 @@ use ark_relations::r1cs::{
 };
 use ark_snark::SNARK;
 use ark_std::UniformRand;
-use fastzk_groth16::{PairingCurve, ProveOptions};
+use fastzk_groth16::ProveOptions;
+use fastzk_pairing::PairingCurve;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::R1cs;
 use rand_chacha::ChaCha20Rng;
@@ -499,9 +500,9 @@ fn main() {
             .sizes
             .iter()
             .map(|&k| match curve {
-                Curve::Bn254 => bench_size::<fastzk_groth16::Bn254, ark_bn254::Bn254>(&cfg, k),
+                Curve::Bn254 => bench_size::<fastzk_pairing::Bn254, ark_bn254::Bn254>(&cfg, k),
                 Curve::Bls12_381 => {
-                    bench_size::<fastzk_groth16::Bls12_381, ark_bls12_381::Bls12_381>(&cfg, k)
+                    bench_size::<fastzk_pairing::Bls12_381, ark_bls12_381::Bls12_381>(&cfg, k)
                 }
             })
             .collect();

@@ -1,0 +1,128 @@
+//! The typed values commands take: curves from the registry (every name and alias it
+//! knows), NTT fields, groups, MSM engines. clap lists the choices in `--help` and
+//! rejects anything else before a command runs.
+
+use std::sync::OnceLock;
+
+use clap::builder::PossibleValue;
+use clap::ValueEnum;
+use fastzk_msm::CpuEngine;
+use fastzk_pairing::CurveId;
+
+/// A pairing curve, by any name the registry knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurveArg(pub CurveId);
+
+impl ValueEnum for CurveArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: OnceLock<Vec<CurveArg>> = OnceLock::new();
+        ALL.get_or_init(|| CurveId::ALL.iter().map(|c| CurveArg(*c)).collect())
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).aliases(self.0.aliases().iter().copied()))
+    }
+}
+
+/// A field the NTT runs on: a registry curve's scalar field, or Goldilocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldArg {
+    /// The scalar field `Fr` of a pairing curve.
+    Scalar(CurveId),
+    Goldilocks,
+}
+
+impl ValueEnum for FieldArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: OnceLock<Vec<FieldArg>> = OnceLock::new();
+        ALL.get_or_init(|| {
+            let mut v: Vec<FieldArg> = CurveId::ALL.iter().map(|c| FieldArg::Scalar(*c)).collect();
+            v.push(FieldArg::Goldilocks);
+            v
+        })
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            FieldArg::Scalar(c) => PossibleValue::new(c.name())
+                .aliases(c.aliases().iter().copied())
+                .help(format!("the scalar field of {}", c.name())),
+            FieldArg::Goldilocks => PossibleValue::new("goldilocks").help("2^64 − 2^32 + 1"),
+        })
+    }
+}
+
+/// Which group of a curve an MSM runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GroupArg {
+    G1,
+    G2,
+    /// G1 and G2 over one scalar vector (Groth16's B query).
+    Pair,
+}
+
+/// An MSM engine: a [`CpuEngine`], or the fast engine with the IFMA flush forced on
+/// (`simd`) or off (`scalar`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MsmEngineArg {
+    pub engine: CpuEngine,
+    /// `Some(true)`: require the IFMA flush; `Some(false)`: forbid it.
+    pub simd: Option<bool>,
+}
+
+impl ValueEnum for MsmEngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: OnceLock<Vec<MsmEngineArg>> = OnceLock::new();
+        ALL.get_or_init(|| {
+            let plain = CpuEngine::ALL
+                .iter()
+                .map(|&engine| MsmEngineArg { engine, simd: None });
+            let fast = |simd| MsmEngineArg {
+                engine: CpuEngine::Fast,
+                simd: Some(simd),
+            };
+            plain.chain([fast(true), fast(false)]).collect()
+        })
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self.simd {
+            Some(true) => PossibleValue::new("simd").help("fast, with the IFMA flush"),
+            Some(false) => PossibleValue::new("scalar").help("fast, without the IFMA flush"),
+            None => PossibleValue::new(self.engine.name()),
+        })
+    }
+}
+
+/// The name a value has on the command line.
+pub fn value_name<T: ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registry_name_parses_as_a_curve_and_a_field() {
+        for c in CurveId::ALL {
+            for name in std::iter::once(c.name()).chain(c.aliases().iter().copied()) {
+                assert_eq!(CurveArg::from_str(name, true), Ok(CurveArg(*c)));
+                assert_eq!(FieldArg::from_str(name, true), Ok(FieldArg::Scalar(*c)));
+            }
+        }
+        assert!(CurveArg::from_str("secp256k1", true).is_err());
+        assert_eq!(
+            FieldArg::from_str("goldilocks", true),
+            Ok(FieldArg::Goldilocks)
+        );
+        for e in CpuEngine::ALL {
+            assert_eq!(
+                MsmEngineArg::from_str(e.name(), true).map(|a| a.engine),
+                Ok(e)
+            );
+        }
+        assert_eq!(
+            MsmEngineArg::from_str("simd", true).map(|a| a.simd),
+            Ok(Some(true))
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! `fastzk bench msm`: builds seeded inputs, checks the chosen engine against a second
+//! engine at small sizes, and prints the median time (and the engine and window used).
+
+use std::time::Instant;
+
+use anyhow::{ensure, Result};
+use clap::ValueEnum;
+use fastzk_curve::random_points;
+use fastzk_field::Field;
+use fastzk_msm::{msm_with, CpuEngine, MsmConfig, MsmCurve};
+use fastzk_pairing::{with_pairing_curve, PairingCurve};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::args::{value_name, CurveArg, GroupArg, MsmEngineArg};
+
+/// How the scalars are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScalarDist {
+    /// Uniform.
+    Random,
+    /// 32 distinct values.
+    Clustered,
+    /// A circom-like mix: zeros, ones, small values, random ones.
+    Witness,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct MsmBenchArgs {
+    #[arg(long, value_enum, default_value = "bn254")]
+    pub curve: CurveArg,
+    #[arg(long, value_enum, default_value = "g1")]
+    pub group: GroupArg,
+    /// log2 of the number of points.
+    #[arg(long, default_value_t = 16)]
+    pub log_size: u32,
+    #[arg(long, value_enum, default_value = "random")]
+    pub scalars: ScalarDist,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: MsmEngineArg,
+    /// Window size override.
+    #[arg(long)]
+    pub window: Option<u32>,
+    /// Force GLV on (true) or off (false).
+    #[arg(long)]
+    pub glv: Option<bool>,
+    /// Threads (default: all).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Timed runs (median reported).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// RNG seed for points and scalars.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Skip the cross-check even at small sizes.
+    #[arg(long)]
+    pub no_check: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn make_scalars<C: MsmCurve>(n: usize, kind: ScalarDist, seed: u64) -> Vec<C::Scalar> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(31).wrapping_add(1));
+    match kind {
+        ScalarDist::Random => (0..n).map(|_| C::Scalar::random(&mut rng)).collect(),
+        ScalarDist::Clustered => {
+            let vals: Vec<C::Scalar> = (0..32).map(|_| C::Scalar::random(&mut rng)).collect();
+            (0..n).map(|_| vals[rng.gen_range(0..32)]).collect()
+        }
+        ScalarDist::Witness => (0..n)
+            .map(|_| match rng.gen_range(0..8) {
+                0..=2 => C::Scalar::ZERO,
+                3 | 4 => C::Scalar::ONE,
+                5 => C::Scalar::from_u64(rng.gen_range(0..1 << 16)),
+                _ => C::Scalar::random(&mut rng),
+            })
+            .collect(),
+    }
+}
+
+/// The curve, group and scalar distribution, as the output names them.
+fn names(args: &MsmBenchArgs) -> (&'static str, String, String) {
+    (
+        args.curve.0.name(),
+        value_name(&args.group),
+        value_name(&args.scalars),
+    )
+}
+
+fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
+    ensure!(args.log_size <= 26, "--log-size above 26 is not supported");
+    let n = 1usize << args.log_size;
+    let (curve, group, dist) = names(args);
+    // `simd` and `scalar` are the fast engine with the IFMA bucket flush forced on/off.
+    ensure!(
+        args.engine.simd != Some(true) || C::ifma_flush().is_some(),
+        "--engine simd: no AVX-512 IFMA kernel for {curve} {group} on this CPU"
+    );
+    let (engine, simd) = (args.engine.engine, args.engine.simd.unwrap_or(true));
+    let cfg = MsmConfig {
+        window: args.window,
+        glv: args.glv,
+        threads: args.threads,
+        simd,
+        ..MsmConfig::engine(engine)
+    };
+    let t0 = Instant::now();
+    let points = random_points::<C>(n, args.seed);
+    let scalars = make_scalars::<C>(n, args.scalars, args.seed);
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    // Warm-up (also calibrates the planner) and result.
+    let first = msm_with(&points, &scalars, &cfg)?;
+    let mut checked = "skipped";
+    if !args.no_check && args.log_size <= 14 {
+        let other = if matches!(first.engine, CpuEngine::Fast) {
+            CpuEngine::ParallelWindows
+        } else {
+            CpuEngine::Fast
+        };
+        let second = msm_with(
+            &points,
+            &scalars,
+            &MsmConfig {
+                simd: false,
+                ..MsmConfig::engine(other)
+            },
+        )?;
+        ensure!(
+            second.result == first.result,
+            "{} and {} disagree",
+            first.engine,
+            other
+        );
+        checked = if matches!(other, CpuEngine::Fast) {
+            "fast"
+        } else {
+            "par-windows"
+        };
+    }
+    if !args.json {
+        let cal = fastzk_msm::planner::calibration::<C>();
+        let glv = if C::glv().is_some() {
+            format!("{:.1} ns", cal.glv_ns)
+        } else {
+            "n/a (no endomorphism)".to_string()
+        };
+        let simd_red = match cal.simd_reduce_step_ns {
+            Some(ns) => format!("segmented IFMA {ns:.1} ns"),
+            None => "n/a".to_string(),
+        };
+        let simd = match cal.simd_batch_add_ns {
+            Some(ns) => format!("{ns:.1} ns"),
+            None => "n/a".to_string(),
+        };
+        println!(
+            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns ({simd_red}), glv split {glv}",
+            cal.batch_add_ns,
+            cal.flush_ns,
+            cal.simd_flush_ns,
+            cal.reduce_step_ns
+        );
+    }
+    let times = timed_runs(args.runs, || {
+        let r = msm_with(&points, &scalars, &cfg)?;
+        ensure!(r.result == first.result, "runs disagree");
+        Ok(())
+    })?;
+    let median = times[times.len() / 2];
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    if args.json {
+        println!(
+            "{{\"curve\":\"{}\",\"group\":\"{}\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"{}\",\"window\":{},\"glv\":{},\"grouped\":{},\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
+            curve, group, args.log_size, dist, first.engine, first.window,
+            first.glv, first.grouped, first.simd, threads, median, times[0], times.len(), checked
+        );
+    } else {
+        println!(
+            "msm {} {} 2^{} {} scalars: median {:.2} ms (min {:.2}, {} runs) engine {} window {} glv {} grouped {} simd {} threads {} (inputs {:.0} ms, check: {})",
+            curve, group, args.log_size, dist, median, times[0], times.len(),
+            first.engine, first.window, first.glv, first.grouped, first.simd, threads, setup_ms, checked
+        );
+    }
+    Ok(())
+}
+
+/// Runs `run` at least once and `runs` times in all; milliseconds, sorted.
+fn timed_runs(runs: usize, mut run: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
+    let mut times = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        run()?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    Ok(times)
+}
+
+/// `--group pair`: the G1 and G2 MSMs over one scalar vector (Groth16's B query).
+fn bench_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(args: &MsmBenchArgs) -> Result<()> {
+    let n = 1usize << args.log_size;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(
+            args.threads
+                .unwrap_or_else(rayon::current_num_threads)
+                .max(1),
+        )
+        .build()?;
+    let (curve, _, dist) = names(args);
+    let p = random_points::<G1>(n, args.seed);
+    let q = random_points::<G2>(n, args.seed ^ 1);
+    let ks = make_scalars::<G1>(n, args.scalars, args.seed);
+    let first = pool.install(|| fastzk_msm::msm_pair(&p, &q, &ks))?;
+    let mut checked = "skipped";
+    if !args.no_check && args.log_size <= 14 {
+        let reference = MsmConfig {
+            simd: false,
+            ..MsmConfig::engine(CpuEngine::ParallelWindows)
+        };
+        ensure!(
+            msm_with(&p, &ks, &reference)?.result == first.0
+                && msm_with(&q, &ks, &reference)?.result == first.1,
+            "pair MSM and par-windows disagree"
+        );
+        checked = "par-windows";
+    }
+    let times = timed_runs(args.runs, || {
+        let r = pool.install(|| fastzk_msm::msm_pair(&p, &q, &ks))?;
+        ensure!(r == first, "runs disagree");
+        Ok(())
+    })?;
+    let median = times[times.len() / 2];
+    let threads = pool.current_num_threads();
+    if args.json {
+        println!(
+            "{{\"curve\":\"{}\",\"group\":\"pair\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"pair\",\"window\":0,\"glv\":false,\"grouped\":false,\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
+            curve, args.log_size, dist, G1::ifma_flush().is_some(), threads, median, times[0], times.len(), checked
+        );
+    } else {
+        println!(
+            "msm {} pair (G1 + G2) 2^{} {} scalars: median {:.2} ms (min {:.2}, {} runs) threads {threads} (check: {checked})",
+            curve, args.log_size, dist, median, times[0], times.len()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `fastzk bench msm`.
+pub fn run(args: &MsmBenchArgs) -> Result<()> {
+    with_pairing_curve!(args.curve.0, E => match args.group {
+        GroupArg::G1 => bench::<<E as PairingCurve>::G1>(args),
+        GroupArg::G2 => bench::<<E as PairingCurve>::G2>(args),
+        GroupArg::Pair => bench_pair::<<E as PairingCurve>::G1, <E as PairingCurve>::G2>(args),
+    })
+}

@@ -1,0 +1,214 @@
+//! `fastzk bench ntt`: time NTTs and print the median in milliseconds.
+
+use std::time::Instant;
+
+use anyhow::{ensure, Context, Result};
+use clap::ValueEnum;
+use fastzk_field::{Goldilocks, NttField};
+use fastzk_pairing::{with_pairing_curve, Fr};
+use fastzk_poly::{reverse_bits, NaiveDft, Order, Radix2Domain, TwoAdicTransform};
+use rand_core::OsRng;
+
+use crate::args::{value_name, FieldArg};
+
+/// Options of `fastzk bench ntt`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct NttBenchArgs {
+    #[arg(long, value_enum, default_value = "bn254")]
+    pub field: FieldArg,
+    /// log2 of the transform size.
+    #[arg(long, default_value_t = 20)]
+    pub log_size: u32,
+    /// Number of rows (independent transforms of the same size) in one batch.
+    #[arg(long, default_value_t = 1)]
+    pub batch: usize,
+    /// Evaluate on the coset g·H instead of H.
+    #[arg(long)]
+    pub coset: bool,
+    #[arg(long, value_enum, default_value = "fastzk")]
+    pub engine: NttEngine,
+    /// Timed runs (the median is printed).
+    #[arg(long, default_value_t = 7)]
+    pub runs: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the benchmark described by `args`.
+pub fn run(args: &NttBenchArgs) -> Result<()> {
+    let pool = {
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = args.threads {
+            b = b.num_threads(t);
+        }
+        b.build().context("building the thread pool")?
+    };
+    pool.install(|| match args.field {
+        FieldArg::Scalar(curve) => with_pairing_curve!(curve, E => bench::<Fr<E>>(args)),
+        FieldArg::Goldilocks => bench::<Goldilocks>(args),
+    })
+}
+
+/// What is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NttEngine {
+    /// Forward, natural order in and out.
+    Fastzk,
+    /// Forward, natural in, bit-reversed out (no permutation).
+    FastzkBitrev,
+    /// Inverse, natural order in and out.
+    Inverse,
+    /// The O(n²) reference (log-size ≤ 14).
+    Naive,
+}
+use NttEngine as Engine;
+
+fn apply<F: NttField>(
+    d: &Radix2Domain<F>,
+    engine: Engine,
+    coset: bool,
+    batch: usize,
+    v: &mut [F],
+) -> Result<()> {
+    let out = if engine == Engine::FastzkBitrev {
+        Order::BitReversed
+    } else {
+        Order::Natural
+    };
+    match (engine, coset, batch) {
+        (Engine::Naive, _, _) => {
+            let naive =
+                NaiveDft::with_root(d.log_size(), d.generator())?.with_coset(d.coset_shift())?;
+            if coset {
+                naive.coset_forward_batch(v, Order::Natural, Order::Natural)?
+            } else {
+                naive.forward_batch(v, Order::Natural, Order::Natural)?
+            }
+        }
+        (Engine::Inverse, false, 1) => d.inverse(v, Order::Natural, Order::Natural)?,
+        (Engine::Inverse, true, 1) => d.coset_inverse(v, Order::Natural, Order::Natural)?,
+        (Engine::Inverse, false, _) => d.inverse_batch(v, Order::Natural, Order::Natural)?,
+        (Engine::Inverse, true, _) => d.coset_inverse_batch(v, Order::Natural, Order::Natural)?,
+        (_, false, 1) => d.forward(v, Order::Natural, out)?,
+        (_, true, 1) => d.coset_forward(v, Order::Natural, out)?,
+        (_, false, _) => d.forward_batch(v, Order::Natural, out)?,
+        (_, true, _) => d.coset_forward_batch(v, Order::Natural, out)?,
+    }
+    Ok(())
+}
+
+fn bench<F: NttField>(args: &NttBenchArgs) -> Result<()> {
+    let engine = args.engine;
+    ensure!(args.batch >= 1, "--batch must be at least 1");
+    ensure!(args.runs >= 1, "--runs must be at least 1");
+    ensure!(
+        engine != Engine::Naive || args.log_size <= 14,
+        "the naive engine is O(n²): use --log-size 14 or less"
+    );
+    let d = Radix2Domain::<F>::new(args.log_size)?;
+    let total = d
+        .size()
+        .checked_mul(args.batch)
+        .context("batch × size overflows")?;
+    let input: Vec<F> = (0..total).map(|_| F::random(&mut OsRng)).collect();
+
+    // Check against a second engine: the O(n²) DFT at small sizes, otherwise the inverse
+    // transform (and spot evaluations by Horner).
+    let mut out = input.clone();
+    apply(&d, engine, args.coset, args.batch, &mut out)?;
+    let check = if engine != Engine::Naive && args.log_size <= 10 {
+        let mut want = input.clone();
+        let reference = if engine == Engine::Inverse {
+            // inverse ∘ naive forward = identity
+            apply(&d, Engine::Naive, args.coset, args.batch, &mut want)?;
+            let mut back = want.clone();
+            apply(&d, Engine::Inverse, args.coset, args.batch, &mut back)?;
+            ensure!(back == input, "inverse NTT disagrees with the naive DFT");
+            "naive DFT"
+        } else {
+            apply(&d, Engine::Naive, args.coset, args.batch, &mut want)?;
+            if engine == Engine::FastzkBitrev {
+                for row in want.chunks_mut(d.size()) {
+                    fastzk_poly::bit_reverse_permute(row)?;
+                }
+            }
+            ensure!(out == want, "NTT disagrees with the naive DFT");
+            "naive DFT"
+        };
+        reference
+    } else if engine != Engine::Naive {
+        let mut back = out.clone();
+        if engine == Engine::FastzkBitrev {
+            for row in back.chunks_mut(d.size()) {
+                fastzk_poly::bit_reverse_permute(row)?;
+            }
+        }
+        let mut back_engine = Engine::Inverse;
+        if engine == Engine::Inverse {
+            back_engine = Engine::Fastzk;
+        }
+        apply(&d, back_engine, args.coset, args.batch, &mut back)?;
+        ensure!(back == input, "forward and inverse NTT do not round-trip");
+        if engine != Engine::Inverse {
+            let shift = if args.coset { d.coset_shift() } else { F::ONE };
+            let j = d.size() / 3;
+            let j_out = if engine == Engine::FastzkBitrev {
+                reverse_bits(j, args.log_size)
+            } else {
+                j
+            };
+            let x = shift * d.element(j);
+            let p = input[..d.size()]
+                .iter()
+                .rev()
+                .fold(F::ZERO, |acc, &c| acc * x + c);
+            ensure!(
+                out[j_out] == p,
+                "NTT output disagrees with Horner evaluation"
+            );
+        }
+        "round trip + Horner spot check"
+    } else {
+        "none (naive engine)"
+    };
+
+    let mut times = Vec::with_capacity(args.runs);
+    for _ in 0..args.runs {
+        let mut v = input.clone();
+        let t = Instant::now();
+        apply(&d, engine, args.coset, args.batch, &mut v)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(&v);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times[times.len() / 2];
+    let threads = rayon::current_num_threads();
+    let backend = format!("{:?}", fastzk_field::goldilocks::packed::Backend::detect());
+    let (field, engine_name) = (value_name(&args.field), value_name(&args.engine));
+    if args.json {
+        println!(
+            "{{\"field\":\"{}\",\"log_size\":{},\"batch\":{},\"coset\":{},\"engine\":\"{}\",\"threads\":{},\"goldilocks_backend\":\"{}\",\"runs\":{},\"median_ms\":{:.4},\"min_ms\":{:.4},\"checked_against\":\"{}\"}}",
+            field, args.log_size, args.batch, args.coset, engine_name, threads, backend,
+            args.runs, median, times[0], check
+        );
+    } else {
+        println!(
+            "ntt {} 2^{} × {}{} engine {} threads {}: median {:.3} ms (min {:.3}, {} runs; checked: {})",
+            field,
+            args.log_size,
+            args.batch,
+            if args.coset { " coset" } else { "" },
+            engine_name,
+            threads,
+            median,
+            times[0],
+            args.runs,
+            check
+        );
+    }
+    Ok(())
+}

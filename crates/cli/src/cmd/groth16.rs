@@ -1,0 +1,276 @@
+//! `fastzk groth16 …`: prove, verify, setup and export-vk with circom / snarkjs files.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use fastzk_formats::{
+    read_public_json, read_wtns, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
+    Validate,
+};
+use fastzk_groth16::setup_ptau::setup_from_ptau_file;
+use fastzk_groth16::{
+    prove_with, read_proof_json, read_vk_json, read_zkey, setup_random, verify, write_proof_json,
+    write_vk_json, write_zkey, ProveOptions, ProvingKey, Zkey,
+};
+use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
+use rand_core::OsRng;
+
+use crate::cache;
+use crate::progress::{print_timings, Progress};
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Groth16Command {
+    /// Prove: read a snarkjs zkey and a circom witness, write proof.json and public.json
+    /// (rapidsnark's argument order).
+    Prove {
+        zkey: PathBuf,
+        witness: PathBuf,
+        proof: PathBuf,
+        public: PathBuf,
+        /// The circuit's .r1cs: check every constraint first and name the first that fails.
+        #[arg(long)]
+        r1cs: Option<PathBuf>,
+        /// Skip the prime-order subgroup check of the zkey's points (on-curve checks
+        /// stay). Only for keys you made or trust.
+        #[arg(long)]
+        trusted_key: bool,
+        /// Print the time of each phase to stderr.
+        #[arg(long)]
+        timings: bool,
+    },
+    /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
+    Verify {
+        verification_key: PathBuf,
+        public: PathBuf,
+        proof: PathBuf,
+    },
+    /// Development setup for a .r1cs: a snarkjs-compatible zkey. Without --ptau the
+    /// toxic waste is drawn here and discarded: NOT FOR PRODUCTION.
+    Setup {
+        r1cs: PathBuf,
+        zkey: PathBuf,
+        /// A phase-2-prepared powers-of-tau file (snarkjs `powersoftau prepare phase2`).
+        #[arg(long)]
+        ptau: Option<PathBuf>,
+        /// Also write the verification key here.
+        #[arg(long)]
+        vk: Option<PathBuf>,
+    },
+    /// Write a zkey's verification key as snarkjs' verification_key.json.
+    ExportVk {
+        zkey: PathBuf,
+        verification_key: PathBuf,
+    },
+}
+
+pub fn name(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Exit status of `verify` when the proof is invalid.
+pub const INVALID_PROOF: i32 = 1;
+
+pub fn run(cmd: &Groth16Command) -> Result<i32> {
+    match cmd {
+        Groth16Command::Prove {
+            zkey,
+            witness,
+            proof,
+            public,
+            r1cs,
+            trusted_key,
+            timings,
+        } => {
+            let curve = sniff_curve_file(zkey)?;
+            let paths = ProvePaths {
+                zkey,
+                witness,
+                proof,
+                public,
+                r1cs: r1cs.as_deref(),
+            };
+            with_pairing_curve!(curve, E => prove_files::<E>(&paths, *trusted_key, *timings))?;
+            Ok(0)
+        }
+        Groth16Command::Verify {
+            verification_key,
+            public,
+            proof,
+        } => {
+            let curve = vk_curve(verification_key)?;
+            let ok = with_pairing_curve!(curve, E => verify_files::<E>(verification_key, public, proof))?;
+            if ok {
+                println!("OK: the proof is valid");
+                Ok(0)
+            } else {
+                println!("INVALID: the proof does not verify");
+                Ok(INVALID_PROOF)
+            }
+        }
+        Groth16Command::Setup {
+            r1cs,
+            zkey,
+            ptau,
+            vk,
+        } => {
+            let curve = sniff_curve_file(r1cs)?;
+            with_pairing_curve!(curve, E => setup_files::<E>(r1cs, zkey, ptau.as_deref(), vk.as_deref()))?;
+            Ok(0)
+        }
+        Groth16Command::ExportVk {
+            zkey,
+            verification_key,
+        } => {
+            let curve = sniff_curve_file(zkey)?;
+            with_pairing_curve!(curve, E => export_vk::<E>(zkey, verification_key))?;
+            Ok(0)
+        }
+    }
+}
+
+/// The curve a verification_key.json names (`"curve": "bn128"`).
+fn vk_curve(path: &Path) -> Result<CurveId> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", name(path)))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", name(path)))?;
+    match v.get("curve").and_then(|c| c.as_str()) {
+        Some(c) => c
+            .parse::<CurveId>()
+            .with_context(|| format!("{}: field \"curve\"", name(path))),
+        None => bail!("{}: no \"curve\" field", name(path)),
+    }
+}
+
+struct ProvePaths<'a> {
+    zkey: &'a Path,
+    witness: &'a Path,
+    proof: &'a Path,
+    public: &'a Path,
+    r1cs: Option<&'a Path>,
+}
+
+/// Reads a zkey. Points are checked on the curve and in the subgroup, unless the key is
+/// trusted (`--trusted-key`: on-curve only) or these exact bytes passed the full check
+/// before (see [`crate::cache`]: then only coordinate ranges are checked).
+fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E>> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", name(path)))?;
+    // SAFETY: the map is read-only and private to this call; a file truncated by another
+    // process while we read it could fault (the price of skipping a 1:1 copy of keys
+    // that run to gigabytes).
+    let bytes = unsafe { memmap2::MmapOptions::new().populate().map(&file) }
+        .with_context(|| format!("reading {}", name(path)))?;
+    let hash = cache::content_hash(&bytes);
+    let check = if cache::is_validated(&hash) {
+        PointCheck::Prevalidated
+    } else if trusted {
+        PointCheck::OnCurve
+    } else {
+        PointCheck::Subgroup
+    };
+    let pk = Zkey::<E>::from_bytes_with(&bytes, &name(path), check)?.proving_key;
+    if check == PointCheck::Subgroup {
+        cache::mark_validated(&hash);
+    }
+    Ok(pk)
+}
+
+fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool) -> Result<()> {
+    let progress = Progress::new();
+    let mut phases: Vec<(&'static str, Duration)> = Vec::new();
+    let timed = |label: &'static str, progress: &Progress| {
+        progress.step(label);
+        let t = Instant::now();
+        move |phases: &mut Vec<(&'static str, Duration)>| phases.push((label, t.elapsed()))
+    };
+    let start = Instant::now();
+    {
+        let done = timed("msm calibration", &progress);
+        cache::load_or_measure_calibration::<E::G1>();
+        cache::load_or_measure_calibration::<E::G2>();
+        done(&mut phases);
+    }
+    let (pk, z) = {
+        let done = timed("read zkey + witness", &progress);
+        let (pk, z) = rayon::join(
+            || load_zkey::<E>(p.zkey, trusted),
+            || read_wtns::<Fr<E>>(p.witness),
+        );
+        done(&mut phases);
+        (pk?, z?)
+    };
+    let r1cs = match p.r1cs {
+        Some(path) => {
+            let done = timed("read r1cs", &progress);
+            let r = R1csFile::<Fr<E>>::open(path)?.r1cs;
+            done(&mut phases);
+            Some(r)
+        }
+        None => None,
+    };
+    let on_phase = |s: &'static str| progress.step(s);
+    let opts = ProveOptions {
+        r1cs: r1cs.as_ref(),
+        on_phase: Some(&on_phase),
+        ..ProveOptions::default()
+    };
+    let (proof, t) = prove_with(&pk, &z, &opts)
+        .with_context(|| format!("proving with {} and {}", name(p.zkey), name(p.witness)))?;
+    phases.extend(t.phases);
+    let overlapping = t.overlapping;
+    let done = timed("write proof + public", &progress);
+    write_proof_json(p.proof, &proof)?;
+    write_public_json(p.public, &z[1..=pk.n_public()])?;
+    done(&mut phases);
+    progress.finish();
+    if timings {
+        print_timings(&phases, &overlapping, start.elapsed());
+    }
+    Ok(())
+}
+
+fn verify_files<E: PairingCurve>(vk: &Path, public: &Path, proof: &Path) -> Result<bool> {
+    let vk = read_vk_json::<E>(vk)?;
+    let public_values = read_public_json::<Fr<E>>(public)?;
+    let proof = read_proof_json::<E>(proof)?;
+    verify(&vk, &public_values, &proof).with_context(|| format!("checking {}", name(public)))
+}
+
+fn setup_files<E: PairingCurve>(
+    r1cs_path: &Path,
+    zkey: &Path,
+    ptau: Option<&Path>,
+    vk: Option<&Path>,
+) -> Result<()> {
+    let progress = Progress::new();
+    progress.step("read r1cs");
+    let r1cs = R1csFile::<Fr<E>>::open(r1cs_path)?.r1cs;
+    let pk = match ptau {
+        Some(ptau) => {
+            progress.step("read ptau + setup");
+            let ptau = Ptau::<E>::open(ptau, Validate::Yes)?;
+            setup_from_ptau_file(&ptau, &r1cs)?
+        }
+        None => {
+            progress.step("random setup");
+            eprintln!(
+                "warning: local random setup (toxic waste drawn here and discarded): \
+                 NOT FOR PRODUCTION"
+            );
+            setup_random::<E>(&r1cs, &mut OsRng)?
+        }
+    };
+    progress.step("write zkey");
+    write_zkey(zkey, &pk)?;
+    if let Some(vk) = vk {
+        write_vk_json(vk, &pk.vk)?;
+    }
+    progress.finish();
+    Ok(())
+}
+
+fn export_vk<E: PairingCurve>(zkey: &Path, vk: &Path) -> Result<()> {
+    let pk = read_zkey::<E>(zkey, Validate::Yes)?;
+    write_vk_json(vk, &pk.vk)?;
+    Ok(())
+}

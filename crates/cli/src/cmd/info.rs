@@ -1,0 +1,41 @@
+//! `fastzk info`: what this CPU offers fastzk and what is in use (from
+//! [`fastzk_field::cpu`], the one place every kernel asks).
+
+use fastzk_field::cpu::Capability;
+
+/// The CPU's model name, where the OS says it.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+pub fn run() {
+    println!(
+        "fastzk {} on {} ({} threads)",
+        env!("CARGO_PKG_VERSION"),
+        cpu_model(),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    println!(
+        "{:<12} {:<9} {:<7} {:<42} switch",
+        "capability", "hardware", "in use", "used for"
+    );
+    for c in Capability::ALL {
+        println!(
+            "{:<12} {:<9} {:<7} {:<42} {}",
+            c.name(),
+            yes(c.in_hardware()),
+            yes(c.enabled()),
+            c.used_for(),
+            c.switch()
+        );
+    }
+}

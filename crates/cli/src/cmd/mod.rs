@@ -1,0 +1,9 @@
+//! One module per command.
+
+pub mod bench_msm;
+pub mod bench_ntt;
+pub mod demo;
+pub mod groth16;
+pub mod info;
+pub mod r1cs;
+pub mod selftest;

@@ -1,0 +1,128 @@
+//! `fastzk r1cs …`: inspect, check and synthesize constraint systems.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use fastzk_formats::snarkjs::domain_log_size;
+use fastzk_formats::{read_wtns, sniff_curve_file, write_wtns, R1csFile};
+use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
+use fastzk_r1cs::synth::{synthesize, SynthParams};
+use rand_core::{OsRng, SeedableRng};
+
+use super::groth16::name;
+use crate::args::CurveArg;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum R1csCommand {
+    /// Print a .r1cs file's sizes, curve and SpMV scheme.
+    Info { r1cs: PathBuf },
+    /// Check that a witness satisfies a .r1cs (names the first failing constraint).
+    Check { r1cs: PathBuf, witness: PathBuf },
+    /// Write a synthetic satisfiable instance and its witness (Groth16 domain 2^K).
+    Synth {
+        #[arg(long)]
+        log_size: u32,
+        #[arg(long, value_enum, default_value = "bn254")]
+        curve: CurveArg,
+        /// Public variables.
+        #[arg(long, default_value_t = 1)]
+        public: usize,
+        /// Seed for a reproducible instance (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
+        r1cs: PathBuf,
+        witness: PathBuf,
+    },
+}
+
+pub fn run(cmd: &R1csCommand) -> Result<i32> {
+    match cmd {
+        R1csCommand::Info { r1cs } => {
+            let curve = sniff_curve_file(r1cs)?;
+            with_pairing_curve!(curve, E => r1cs_info::<E>(r1cs))?;
+        }
+        R1csCommand::Check { r1cs, witness } => {
+            let curve = sniff_curve_file(r1cs)?;
+            with_pairing_curve!(curve, E => r1cs_check::<E>(r1cs, witness))?;
+        }
+        R1csCommand::Synth {
+            log_size,
+            curve,
+            public,
+            seed,
+            r1cs,
+            witness,
+        } => {
+            with_pairing_curve!(curve.0, E => r1cs_synth::<E>(*log_size, *public, *seed, r1cs, witness))?;
+        }
+    }
+    Ok(0)
+}
+
+fn r1cs_info<E: PairingCurve>(path: &Path) -> Result<()> {
+    let f = R1csFile::<Fr<E>>::open(path)?;
+    let r = &f.r1cs;
+    let h = &f.header;
+    let log_n = domain_log_size(r.n_constraints(), r.n_public());
+    println!("file:               {}", name(path));
+    println!(
+        "curve:              {} (snarkjs: {})",
+        E::ID,
+        E::ID.snarkjs_name()
+    );
+    println!("constraints:        {}", r.n_constraints());
+    println!("wires:              {}", r.n_vars());
+    println!(
+        "public:             {} ({} outputs, {} inputs); private inputs {}",
+        r.n_public(),
+        h.n_pub_out,
+        h.n_pub_in,
+        h.n_prv_in
+    );
+    let [a, b, c] = r.nnz();
+    println!("non-zeros:          A {a}, B {b}, C {c}");
+    for (m, mat) in [("A", r.a()), ("B", r.b()), ("C", r.c())] {
+        println!(
+            "spmv scheme ({m}):    {}",
+            fastzk_r1cs::SpmvScheme::choose(mat).name()
+        );
+    }
+    println!("groth16 domain:     2^{log_n}");
+    Ok(())
+}
+
+fn r1cs_check<E: PairingCurve>(r1cs: &Path, witness: &Path) -> Result<()> {
+    let r = R1csFile::<Fr<E>>::open(r1cs)?.r1cs;
+    let z = read_wtns::<Fr<E>>(witness)?;
+    r.check(&z)
+        .with_context(|| format!("{} against {}", name(witness), name(r1cs)))?;
+    println!("OK: all {} constraints are satisfied", r.n_constraints());
+    Ok(())
+}
+
+fn r1cs_synth<E: PairingCurve>(
+    log_size: u32,
+    n_public: usize,
+    seed: Option<u64>,
+    r1cs_path: &Path,
+    witness: &Path,
+) -> Result<()> {
+    let params = SynthParams {
+        n_public,
+        ..SynthParams::new(log_size)
+    };
+    let seed = seed.unwrap_or_else(|| rand_core::RngCore::next_u64(&mut OsRng));
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    let (r1cs, z) = synthesize::<Fr<E>>(&params, &mut rng)?;
+    R1csFile::from_r1cs(r1cs).save(r1cs_path)?;
+    write_wtns(witness, &z)?;
+    println!(
+        "wrote {} ({} constraints, {} variables, {} public) and {}",
+        name(r1cs_path),
+        params.n_constraints(),
+        z.len(),
+        n_public,
+        name(witness)
+    );
+    Ok(())
+}

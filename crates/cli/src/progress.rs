@@ -1,0 +1,67 @@
+//! What a command shows while it runs: a spinner naming the step (hidden when stderr is
+//! not a terminal), checked steps with their times, and a prover's phases.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A spinner on stderr naming the current step; hidden when stderr is not a terminal.
+pub struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    pub fn new() -> Self {
+        let bar = if std::io::stderr().is_terminal() {
+            let b = ProgressBar::new_spinner();
+            b.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("static template"),
+            );
+            b.enable_steady_tick(Duration::from_millis(100));
+            b
+        } else {
+            ProgressBar::hidden()
+        };
+        Self { bar }
+    }
+    pub fn step(&self, msg: &'static str) {
+        self.bar.set_message(msg);
+    }
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Runs `f`, then prints `label` with its wall time (an error stops before printing).
+pub fn step<T>(label: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let t = Instant::now();
+    let out = f()?;
+    println!(
+        "  ok  {label:<58} {:>9.2} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(out)
+}
+
+/// Prints phases in order; the concurrent MSMs' own times go under their phase.
+pub fn print_timings(
+    phases: &[(&'static str, Duration)],
+    overlapping: &[(&'static str, Duration)],
+    total: Duration,
+) {
+    for (label, d) in phases {
+        eprintln!("  {label:<24} {:>10.2} ms", d.as_secs_f64() * 1e3);
+        if label.ends_with("(concurrent)") {
+            for (label, d) in overlapping {
+                eprintln!(
+                    "    {label:<22} {:>10.2} ms (overlapping)",
+                    d.as_secs_f64() * 1e3
+                );
+            }
+        }
+    }
+    eprintln!("  {:<24} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
+}

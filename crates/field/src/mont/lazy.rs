@@ -1,0 +1,116 @@
+//! Lazy (Harvey-style) reduction: values kept in `[0, 2p)` or `[0, 4p)` between
+//! operations and reduced once at the end. The NTT butterflies and the `Fq2`
+//! multiplication use it; `tests` check every bound.
+
+#[cfg(target_arch = "x86_64")]
+use super::x86_64::{lazy4, widen, width};
+use super::{select, Fp, MontConfig};
+use crate::bigint;
+use crate::traits::Field;
+
+impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
+    /// Unused top bits of `R = 2^(64·N)` above the modulus: `p < 2^(64·N − SPARE_BITS)`.
+    /// Lazy reduction in `[0, 4p)` needs `SPARE_BITS ≥ 2` (BN254's fields have 2,
+    /// BLS12-381 `Fr` has 1 and `Fq` 3).
+    pub const SPARE_BITS: u32 = 64 * N as u32 - P::MODULUS_BITS;
+    /// `2p` as limbs (`< R`: every field here has a spare bit).
+    pub const TWO_P: [u64; N] = bigint::add(&P::MODULUS, &P::MODULUS).0;
+
+    /// `self + rhs` without reduction. Sound when the sum is below `R`, e.g. both
+    /// `< 2p` with `SPARE_BITS ≥ 2` (sum `< 4p`), or both `< p` with one spare bit.
+    #[inline(always)]
+    pub fn add_lazy(&self, rhs: &Self) -> Self {
+        debug_assert!(
+            bigint::add(&self.limbs, &rhs.limbs).1 == 0,
+            "add_lazy overflow"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let r = lazy4::add(*width(&self.limbs), *width(&rhs.limbs));
+            return Self::from_montgomery_limbs_unchecked(widen(r));
+        }
+        Self::from_montgomery_limbs_unchecked(bigint::add(&self.limbs, &rhs.limbs).0)
+    }
+
+    /// `self + 2p − rhs` without reduction: congruent to `self − rhs`, for `rhs ≤ 2p`; at
+    /// most `self + 2p`, which must stay below `R`: with `SPARE_BITS ≥ 2`, `self < 2p`
+    /// gives a result below `4p` (with one spare bit this is not sound in general).
+    #[inline(always)]
+    pub fn sub_lazy(&self, rhs: &Self) -> Self {
+        let (d, _) = bigint::sub(&Self::TWO_P, &rhs.limbs);
+        debug_assert!(bigint::add(&self.limbs, &d).1 == 0, "sub_lazy overflow");
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let two_p: &'static [u64; N] = &Self::TWO_P;
+            let r = lazy4::sub_add(*width(&self.limbs), *width(&rhs.limbs), width(two_p));
+            return Self::from_montgomery_limbs_unchecked(widen(r));
+        }
+        Self::from_montgomery_limbs_unchecked(bigint::add(&self.limbs, &d).0)
+    }
+
+    /// `(a0 + a1·u)(b0 + b1·u)` in `Fp[u]/(u^2 + 1)` as canonical `(c0, c1)`, by
+    /// Karatsuba with lazy reduction: with `SPARE_BITS ≥ 2` (`4p < R`) the sums
+    /// `a0 + a1`, `b0 + b1` (`< 2p`) feed the Montgomery product unreduced (the chain
+    /// operand stays below `3p < R`, the product below `4p²/R + p < 2p`) and `c1` is
+    /// reduced once at the end. Fields without the margin use the reduced formulas.
+    #[inline(always)]
+    pub fn mul_ext_minus_one(a0: Self, a1: Self, b0: Self, b1: Self) -> (Self, Self) {
+        let v0 = a0 * b0;
+        let v1 = a1 * b1;
+        if Self::SPARE_BITS >= 2 {
+            let s = a0.add_lazy(&a1);
+            let t = b0.add_lazy(&b1);
+            // Below 2p; then m + 2p − (v0 + v1) < 4p, then to [0, p).
+            let m = s.mul_lazy(&t);
+            let c1 = m.sub_lazy(&v0.add_lazy(&v1)).canonicalize_lazy();
+            (v0 - v1, c1)
+        } else {
+            (v0 - v1, (a0 + a1) * (b0 + b1) - v0 - v1)
+        }
+    }
+
+    /// `(a0 + a1·u)^2` in `Fp[u]/(u^2 + 1)` as canonical `(c0, c1)`:
+    /// `((a0 + a1)(a0 − a1), 2·a0·a1)`, with the sum and the doubling left unreduced
+    /// (`< 2p`) when `SPARE_BITS ≥ 2`; each product is then `< 2p·p/R + p < 2p` and
+    /// reduced once.
+    #[inline(always)]
+    pub fn square_ext_minus_one(a0: Self, a1: Self) -> (Self, Self) {
+        if Self::SPARE_BITS >= 2 {
+            let c0 = a0.add_lazy(&a1).mul_lazy(&(a0 - a1)).reduce_below_p();
+            let c1 = a0.add_lazy(&a0).mul_lazy(&a1).reduce_below_p();
+            (c0, c1)
+        } else {
+            ((a0 + a1) * (a0 - a1), (a0 * a1).double())
+        }
+    }
+
+    /// `x − m` if `x ≥ m`, else `x`, without a branch.
+    #[inline(always)]
+    fn cond_sub_static(&self, m: &'static [u64; N]) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if N == 4 {
+            let r = lazy4::cond_sub(*width(&self.limbs), width(m));
+            return Self::from_montgomery_limbs_unchecked(widen(r));
+        }
+        let (d, borrow) = bigint::sub(&self.limbs, m);
+        Self::from_montgomery_limbs_unchecked(select(borrow == 0, &d, &self.limbs))
+    }
+
+    /// `x − 2p` if `x ≥ 2p`, else `x`: maps `[0, 4p)` to `[0, 2p)` (branch-free).
+    #[inline(always)]
+    pub fn reduce_below_2p(&self) -> Self {
+        self.cond_sub_static(&Self::TWO_P)
+    }
+
+    /// `x − p` if `x ≥ p`, else `x`: maps `[0, 2p)` to the canonical `[0, p)` (branch-free).
+    #[inline(always)]
+    pub fn reduce_below_p(&self) -> Self {
+        self.cond_sub_static(&P::MODULUS)
+    }
+
+    /// The canonical element for a lazily reduced value in `[0, 4p)`.
+    #[inline(always)]
+    pub fn canonicalize_lazy(&self) -> Self {
+        self.reduce_below_2p().reduce_below_p()
+    }
+}

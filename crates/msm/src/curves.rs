@@ -1,0 +1,55 @@
+//! The groups the MSM engines run on, and what each brings beyond its curve: scalars as
+//! 256-bit integers, the GLV split where the curve has an endomorphism, and the
+//! eight-lane IFMA flush where its coordinate field has lanes. Adding a group is one
+//! `msm_curve!` line here.
+
+use std::sync::OnceLock;
+
+use fastzk_curve::{bls12_381, bn254, CurveConfig};
+#[cfg(target_arch = "x86_64")]
+use fastzk_field::ifma::lanes::{Fq2x8, Fq8};
+
+use crate::ifma_flush::IfmaFlush;
+use crate::scalar::GlvFast;
+
+/// A [`CurveConfig`] whose scalars fit 256 bits, with its MSM capabilities: the GLV
+/// endomorphism in fixed-width form, and the IFMA bucket flush. Both default to absent.
+pub trait MsmCurve: CurveConfig {
+    /// The canonical value of a scalar, little-endian.
+    fn scalar_limbs(s: &Self::Scalar) -> [u64; 4];
+    /// The GLV split in fixed-width arithmetic, for groups that have an endomorphism.
+    fn glv_fast() -> Option<&'static GlvFast<Self>> {
+        None
+    }
+    /// The eight-lane AVX-512 IFMA bucket flush, where the group and the CPU have one.
+    fn ifma_flush() -> Option<&'static IfmaFlush<Self>> {
+        None
+    }
+}
+
+/// `msm_curve!(group, lanes)`: `lanes` is the IFMA lane type of the group's coordinate
+/// field (x86-64 only; the flush is detected at run time).
+macro_rules! msm_curve {
+    ($cfg:ty, $lanes:ty) => {
+        impl MsmCurve for $cfg {
+            #[inline]
+            fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
+                s.to_canonical_limbs()
+            }
+            fn glv_fast() -> Option<&'static GlvFast<Self>> {
+                static G: OnceLock<Option<GlvFast<$cfg>>> = OnceLock::new();
+                G.get_or_init(GlvFast::derive).as_ref()
+            }
+            #[cfg(target_arch = "x86_64")]
+            fn ifma_flush() -> Option<&'static IfmaFlush<Self>> {
+                static K: OnceLock<Option<IfmaFlush<$cfg>>> = OnceLock::new();
+                K.get_or_init(IfmaFlush::new::<$lanes>).as_ref()
+            }
+        }
+    };
+}
+
+msm_curve!(bn254::G1Config, Fq8<fastzk_field::bn254::Fq, 4, 5>);
+msm_curve!(bn254::G2Config, Fq2x8<fastzk_field::bn254::Fq2Config, 4, 5>);
+msm_curve!(bls12_381::G1Config, Fq8<fastzk_field::bls12_381::Fq, 6, 8>);
+msm_curve!(bls12_381::G2Config, Fq2x8<fastzk_field::bls12_381::Fq2Config, 6, 8>);

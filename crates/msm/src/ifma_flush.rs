@@ -1,0 +1,252 @@
+//! The batch-affine flush on eight lanes with AVX-512 IFMA (SimdMSM §3–§4).
+//!
+//! A flush adds a batch of points `P_j` into distinct affine buckets `A_j` with one
+//! shared inversion. Here lane `l` of group `g` handles batch entry `8g + l`: the
+//! denominators `x(P) − x(A)` and their prefix products are computed eight at a time
+//! in four interleaved chains (so consecutive products do not wait on each other),
+//! the four chain products are combined and their eight lanes inverted with one scalar
+//! inversion, and the backward pass produces the eight sums per step. Buckets and
+//! points are read with gathers and written with masked scatters; since a bucket is in
+//! a batch at most once, no two lanes of a flush touch the same bucket.
+//!
+//! Points and buckets are held in the IFMA form of their coordinates
+//! ([`fastzk_field::ifma::IfmaField::to_ifma`]); the caller converts on the way in and out. Lanes whose
+//! bucket and point share an `x` coordinate (doubling or cancellation, rare) are not
+//! written; they are reported back so the caller can finish them with a projective
+//! addition.
+
+use core::arch::x86_64::*;
+use core::mem::{offset_of, size_of};
+
+use fastzk_curve::{Affine, CurveConfig};
+use fastzk_field::ifma::{self, lanes::LaneField};
+
+use crate::bucket::FlushJob;
+
+/// Entry points of the eight-lane flush for one group.
+pub struct IfmaFlush<C: CurveConfig> {
+    flush: unsafe fn(&mut FlushJob<'_, C>),
+    /// `(base, stride, count, x_offset, y_offset, to_ifma)`: converts records in place.
+    convert: unsafe fn(*mut u8, usize, usize, usize, usize, bool),
+    to_ifma: fn(C::Base) -> C::Base,
+    from_ifma: fn(C::Base) -> C::Base,
+}
+
+impl<C: CurveConfig> IfmaFlush<C> {
+    /// The flush for a group whose coordinates are held in the lane type `V`
+    /// ([`Fq8`](fastzk_field::ifma::lanes::Fq8) for G1,
+    /// [`Fq2x8`](fastzk_field::ifma::lanes::Fq2x8) for G2), if this CPU can run it.
+    pub fn new<V: LaneField<Elem = C::Base>>() -> Option<Self> {
+        ifma::is_supported().then_some(Self {
+            flush: flush::<C, V>,
+            convert: convert::<V>,
+            to_ifma: V::elem_to_ifma,
+            from_ifma: V::elem_from_ifma,
+        })
+    }
+
+    /// `p` with its coordinates in IFMA form.
+    #[inline]
+    pub fn point_to_ifma(&self, p: &Affine<C>) -> Affine<C> {
+        Affine {
+            x: (self.to_ifma)(p.x),
+            y: (self.to_ifma)(p.y),
+            infinity: p.infinity,
+        }
+    }
+
+    /// The inverse of [`point_to_ifma`](Self::point_to_ifma).
+    #[inline]
+    pub fn point_from_ifma(&self, p: &Affine<C>) -> Affine<C> {
+        Affine {
+            x: (self.from_ifma)(p.x),
+            y: (self.from_ifma)(p.y),
+            infinity: p.infinity,
+        }
+    }
+
+    /// Runs the flush.
+    ///
+    /// # Safety
+    /// As [`FlushJob`] describes: `slots` holds every bucket named in `idx`, and `idx`
+    /// is padded to whole groups of eight.
+    pub(crate) unsafe fn run_flush(&self, job: &mut FlushJob<'_, C>) {
+        (self.flush)(job)
+    }
+
+    /// One coordinate back from IFMA form.
+    #[inline]
+    pub(crate) fn coord_from_ifma(&self, x: C::Base) -> C::Base {
+        (self.from_ifma)(x)
+    }
+
+    /// [`point_to_ifma`](Self::point_to_ifma) (`to_ifma`) or its inverse on a slice,
+    /// eight points per product.
+    pub fn convert_points(&self, pts: &mut [Affine<C>], to_ifma: bool) {
+        // SAFETY: a kernel exists only where the CPU has AVX-512 IFMA; the records are
+        // the slice's own points.
+        unsafe {
+            (self.convert)(
+                pts.as_mut_ptr() as *mut u8,
+                size_of::<Affine<C>>(),
+                pts.len(),
+                offset_of!(Affine<C>, x),
+                offset_of!(Affine<C>, y),
+                to_ifma,
+            )
+        }
+    }
+
+    /// Converts `count` records of two coordinates at `base + i·stride` in place.
+    ///
+    /// # Safety
+    /// Every record `i < count` must be valid, writable memory holding two `C::Base`
+    /// values at `x_offset` and `y_offset`.
+    pub(crate) unsafe fn convert_raw(
+        &self,
+        base: *mut u8,
+        stride: usize,
+        count: usize,
+        x_offset: usize,
+        y_offset: usize,
+        to_ifma: bool,
+    ) {
+        (self.convert)(base, stride, count, x_offset, y_offset, to_ifma)
+    }
+}
+
+/// Interleaved product chains in the forward pass.
+const CHAINS: usize = 4;
+
+/// In-place conversion of records to or from IFMA form (one product by a constant).
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn convert<V: LaneField>(
+    base: *mut u8,
+    stride: usize,
+    count: usize,
+    x_offset: usize,
+    y_offset: usize,
+    to_ifma: bool,
+) {
+    let k = V::consts();
+    let factor = if to_ifma { k.to_factor } else { k.from_factor };
+    let lane_offsets: [u64; 8] = core::array::from_fn(|l| (l * stride) as u64);
+    let lane_offsets = _mm512_loadu_si512(lane_offsets.as_ptr() as *const _);
+    for g in 0..count.div_ceil(8) {
+        let mask: __mmask8 = if 8 * g + 8 <= count {
+            0xff
+        } else {
+            (1u8 << (count - 8 * g)) - 1
+        };
+        let b = base.wrapping_add(8 * g * stride);
+        for off in [x_offset, y_offset] {
+            let v = V::gather(b, lane_offsets, off, mask);
+            V::mul(&v, &factor, &k).scatter(&k, b, lane_offsets, off, mask);
+        }
+    }
+}
+
+/// Byte offsets of eight consecutive entries' bucket slots, and the lanes whose point
+/// is subtracted (top bit of the index).
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn bucket_offsets(idx: &[u32], stride: usize) -> (__m512i, __mmask8) {
+    let i = _mm512_cvtepu32_epi64(_mm256_loadu_si256(idx.as_ptr() as *const __m256i));
+    let sign = _mm512_set1_epi64(1 << 31);
+    let neg = _mm512_test_epi64_mask(i, sign);
+    let b = _mm512_andnot_si512(sign, i);
+    (_mm512_mul_epu32(b, _mm512_set1_epi64(stride as i64)), neg)
+}
+
+/// The flush. Safety: the CPU supports AVX-512F and IFMA; `slots` holds every bucket
+/// named in `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
+    let n = job.n;
+    let groups = n.div_ceil(8);
+    let words = size_of::<C::Base>() / 8;
+    assert!(job.idx.len() >= 8 * groups && job.soa.len() >= groups * 2 * words * 8);
+    let k = V::consts();
+    // Word-major points: group g's x words start at vector g·2w, its y words w later.
+    let soa = job.soa.as_ptr() as *const __m512i;
+    let point_x = |g: usize| soa.add(g * 2 * words);
+    let point_y = |g: usize| soa.add(g * 2 * words + words);
+
+    // Per group: d, prefix, x(A), x(P), each V::VECS vectors.
+    let per_group = 4 * V::VECS;
+    job.scratch.clear();
+    job.scratch.resize(groups * per_group, [0; 8]);
+    job.group_masks.clear();
+    job.exceptional.clear();
+    let sp = job.scratch.as_mut_ptr() as *mut __m512i;
+    let at = |g: usize, part: usize| sp.add(g * per_group + part * V::VECS);
+
+    let mut acc = [k.one; CHAINS];
+    for g in 0..groups {
+        let valid: __mmask8 = if 8 * g + 8 <= n {
+            0xff
+        } else {
+            (1u8 << (n - 8 * g)) - 1
+        };
+        let (boff, _) = bucket_offsets(&job.idx[8 * g..], job.stride);
+        let ax = V::gather(job.slots, boff, 0, valid);
+        let px = V::from_words(point_x(g));
+        let same = ax.eq(&px) & valid;
+        job.group_masks.push(same);
+        let mut bits = same;
+        while bits != 0 {
+            job.exceptional
+                .push((8 * g + bits.trailing_zeros() as usize) as u32);
+            bits &= bits - 1;
+        }
+        let d = V::blend(same | !valid, &V::sub(&px, &ax, &k.p), &k.one);
+        let c = g % CHAINS;
+        d.store(at(g, 0));
+        acc[c].store(at(g, 1));
+        ax.store(at(g, 2));
+        px.store(at(g, 3));
+        acc[c] = V::mul(&acc[c], &d, &k);
+    }
+
+    // Invert the four chain products: combine them, invert the eight lanes with one
+    // scalar inversion, and split the inverse back.
+    let a01 = V::mul(&acc[0], &acc[1], &k);
+    let a23 = V::mul(&acc[2], &acc[3], &k);
+    let inv_total = V::mul(&a01, &a23, &k).invert(&k);
+    let inv01 = V::mul(&inv_total, &a23, &k);
+    let inv23 = V::mul(&inv_total, &a01, &k);
+    let mut inv = [
+        V::mul(&inv01, &acc[1], &k),
+        V::mul(&inv01, &acc[0], &k),
+        V::mul(&inv23, &acc[3], &k),
+        V::mul(&inv23, &acc[2], &k),
+    ];
+
+    for g in (0..groups).rev() {
+        let valid: __mmask8 = if 8 * g + 8 <= n {
+            0xff
+        } else {
+            (1u8 << (n - 8 * g)) - 1
+        };
+        let write = valid & !job.group_masks[g];
+        let c = g % CHAINS;
+        let dinv = V::mul(&inv[c], &V::load(at(g, 1)), &k);
+        inv[c] = V::mul(&inv[c], &V::load(at(g, 0)), &k);
+        if write == 0 {
+            continue;
+        }
+        let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
+        let (boff, negate) = bucket_offsets(&job.idx[8 * g..], job.stride);
+        let ay = V::gather(job.slots, boff, job.y_offset, write);
+        let py = V::from_words(point_y(g));
+        // Subtracted points: −y = p − y (below 2p, as the arithmetic allows).
+        let py = V::blend(negate, &py, &V::sub(&k.p, &py, &k.zero));
+        let lambda = V::mul(&V::sub(&py, &ay, &k.p), &dinv, &k);
+        // x3 = λ² − x(A) − x(P) in (0, 4p); y3 = λ·(x(A) − x3) − y(A) in (0, 3p).
+        let x3 = V::sub2(&V::square(&lambda, &k), &ax, &px, &k.two_p);
+        let y3 = V::mul(&lambda, &V::sub(&ax, &x3, &k.four_p), &k);
+        let y3 = V::sub(&y3, &ay, &k.p);
+        x3.scatter(&k, job.slots, boff, 0, write);
+        y3.scatter(&k, job.slots, boff, job.y_offset, write);
+    }
+}
