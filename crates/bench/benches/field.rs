@@ -1,8 +1,10 @@
 //! Field arithmetic next to arkworks 0.5, in the same run: a chain of 100 dependent
 //! operations per iteration (latency, as in a Montgomery ladder or a bucket sum).
 
-use ark_ff::Field as ArkField;
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    black_box, criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -10,146 +12,88 @@ use rand_chacha::ChaCha20Rng;
 const CHAIN: u64 = 100;
 const VEC: usize = 1024;
 
-macro_rules! bench_prime_field {
-    ($c:expr, $name:literal, $ours:ty, $ark:ty) => {{
-        let mut rng = ChaCha20Rng::seed_from_u64(1);
-        let (a, b) = (<$ours>::random(&mut rng), <$ours>::random(&mut rng));
-        let (aa, ab): ($ark, $ark) = (a.into(), b.into());
-        let mut g = $c.benchmark_group(concat!("field/", $name));
-        g.throughput(Throughput::Elements(CHAIN));
-        g.bench_function(BenchmarkId::new("mul-latency", "fastzk"), |bench| {
-            bench.iter(|| {
-                let mut x = black_box(a);
-                for _ in 0..CHAIN {
-                    x *= b;
-                }
-                x
-            })
-        });
-        g.bench_function(BenchmarkId::new("mul-latency", "arkworks"), |bench| {
-            bench.iter(|| {
-                let mut x = black_box(aa);
-                for _ in 0..CHAIN {
-                    x *= ab;
-                }
-                x
-            })
-        });
-        // Throughput: 1024 independent products, as in vector kernels and bucket sums.
-        let xs: Vec<$ours> = (0..VEC).map(|_| <$ours>::random(&mut rng)).collect();
-        let ys: Vec<$ours> = (0..VEC).map(|_| <$ours>::random(&mut rng)).collect();
-        let axs: Vec<$ark> = xs.iter().map(|&x| x.into()).collect();
-        let ays: Vec<$ark> = ys.iter().map(|&x| x.into()).collect();
-        let mut out = vec![<$ours>::ZERO; VEC];
-        let mut aout = vec![<$ark>::from(0u64); VEC];
-        g.throughput(Throughput::Elements(VEC as u64));
-        g.bench_function(BenchmarkId::new("mul-throughput", "fastzk"), |bench| {
-            bench.iter(|| {
-                for ((o, x), y) in out.iter_mut().zip(&xs).zip(&ys) {
-                    *o = *x * *y;
-                }
-                black_box(&out);
-            })
-        });
-        g.bench_function(BenchmarkId::new("mul-throughput", "arkworks"), |bench| {
-            bench.iter(|| {
-                for ((o, x), y) in aout.iter_mut().zip(&axs).zip(&ays) {
-                    *o = *x * *y;
-                }
-                black_box(&aout);
-            })
-        });
-        g.throughput(Throughput::Elements(CHAIN));
-        g.bench_function(BenchmarkId::new("square", "fastzk"), |bench| {
-            bench.iter(|| {
-                let mut x = black_box(a);
-                for _ in 0..CHAIN {
-                    x = Field::square(&x);
-                }
-                x
-            })
-        });
-        g.bench_function(BenchmarkId::new("square", "arkworks"), |bench| {
-            bench.iter(|| {
-                let mut x = black_box(aa);
-                for _ in 0..CHAIN {
-                    x = ArkField::square(&x);
-                }
-                x
-            })
-        });
-        g.bench_function(BenchmarkId::new("add", "fastzk"), |bench| {
-            bench.iter(|| {
-                let mut x = black_box(a);
-                for _ in 0..CHAIN {
-                    x += b;
-                }
-                x
-            })
-        });
-        g.bench_function(BenchmarkId::new("add", "arkworks"), |bench| {
-            bench.iter(|| {
-                let mut x = black_box(aa);
-                for _ in 0..CHAIN {
-                    x += ab;
-                }
-                x
-            })
-        });
-        g.throughput(Throughput::Elements(1));
-        g.bench_function(BenchmarkId::new("inverse", "fastzk"), |bench| {
-            bench.iter(|| Field::inverse(&black_box(a)))
-        });
-        g.bench_function(BenchmarkId::new("inverse", "arkworks"), |bench| {
-            bench.iter(|| ArkField::inverse(&black_box(aa)))
-        });
-        g.finish();
-    }};
+type Group<'a> = BenchmarkGroup<'a, WallTime>;
+
+/// `CHAIN` dependent applications of `step` from `x`.
+fn chain<T: Copy>(g: &mut Group<'_>, op: &str, who: &str, x: T, step: impl Fn(T) -> T) {
+    g.throughput(Throughput::Elements(CHAIN));
+    g.bench_function(BenchmarkId::new(op, who), |bench| {
+        bench.iter(|| {
+            let mut v = black_box(x);
+            for _ in 0..CHAIN {
+                v = step(v);
+            }
+            v
+        })
+    });
+}
+
+/// `out[i] = xs[i] · ys[i]` over whole vectors: independent products, as in vector kernels
+/// and bucket sums.
+fn products<T: Copy + core::ops::Mul<Output = T>>(
+    g: &mut Group<'_>,
+    who: &str,
+    xs: &[T],
+    ys: &[T],
+) {
+    let mut out = xs.to_vec();
+    g.throughput(Throughput::Elements(xs.len() as u64));
+    g.bench_function(BenchmarkId::new("mul-throughput", who), |bench| {
+        bench.iter(|| {
+            for ((o, x), y) in out.iter_mut().zip(xs).zip(ys) {
+                *o = *x * *y;
+            }
+            black_box(&out);
+        })
+    });
+}
+
+/// Multiplication (latency and throughput), squaring, addition and inversion, fastzk
+/// next to arkworks.
+fn prime_field<F: Field, A: ark_ff::Field + From<F>>(c: &mut Criterion, name: &str) {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let (a, b) = (F::random(&mut rng), F::random(&mut rng));
+    let (aa, ab) = (A::from(a), A::from(b));
+    let mut g = c.benchmark_group(format!("field/{name}"));
+    chain(&mut g, "mul-latency", "fastzk", a, |x| x * b);
+    chain(&mut g, "mul-latency", "arkworks", aa, |x| x * ab);
+    let xs: Vec<F> = (0..VEC).map(|_| F::random(&mut rng)).collect();
+    let ys: Vec<F> = (0..VEC).map(|_| F::random(&mut rng)).collect();
+    let axs: Vec<A> = xs.iter().map(|&x| x.into()).collect();
+    let ays: Vec<A> = ys.iter().map(|&x| x.into()).collect();
+    products(&mut g, "fastzk", &xs, &ys);
+    products(&mut g, "arkworks", &axs, &ays);
+    chain(&mut g, "square", "fastzk", a, |x| x.square());
+    chain(&mut g, "square", "arkworks", aa, |x| x.square());
+    chain(&mut g, "add", "fastzk", a, |x| x + b);
+    chain(&mut g, "add", "arkworks", aa, |x| x + ab);
+    g.throughput(Throughput::Elements(1));
+    g.bench_function(BenchmarkId::new("inverse", "fastzk"), |bench| {
+        bench.iter(|| black_box(a).inverse())
+    });
+    g.bench_function(BenchmarkId::new("inverse", "arkworks"), |bench| {
+        bench.iter(|| black_box(aa).inverse())
+    });
+    g.finish();
 }
 
 fn fields(c: &mut Criterion) {
-    bench_prime_field!(c, "bn254-fr", bn254::Fr, ark_bn254::Fr);
-    bench_prime_field!(c, "bn254-fq", bn254::Fq, ark_bn254::Fq);
-    bench_prime_field!(c, "bls12-381-fr", bls12_381::Fr, ark_bls12_381::Fr);
-    bench_prime_field!(c, "bls12-381-fq", bls12_381::Fq, ark_bls12_381::Fq);
+    prime_field::<bn254::Fr, ark_bn254::Fr>(c, "bn254-fr");
+    prime_field::<bn254::Fq, ark_bn254::Fq>(c, "bn254-fq");
+    prime_field::<bls12_381::Fr, ark_bls12_381::Fr>(c, "bls12-381-fr");
+    prime_field::<bls12_381::Fq, ark_bls12_381::Fq>(c, "bls12-381-fq");
 
     let mut rng = ChaCha20Rng::seed_from_u64(2);
     let (a, b) = (bn254::Fq2::random(&mut rng), bn254::Fq2::random(&mut rng));
-    let (aa, ab): (ark_bn254::Fq2, ark_bn254::Fq2) = (a.into(), b.into());
+    let (aa, ab) = (ark_bn254::Fq2::from(a), ark_bn254::Fq2::from(b));
     let mut g = c.benchmark_group("field/bn254-fq2");
-    g.throughput(Throughput::Elements(CHAIN));
-    g.bench_function(BenchmarkId::new("mul", "fastzk"), |bench| {
-        bench.iter(|| {
-            let mut x = black_box(a);
-            for _ in 0..CHAIN {
-                x *= b;
-            }
-            x
-        })
-    });
-    g.bench_function(BenchmarkId::new("mul", "arkworks"), |bench| {
-        bench.iter(|| {
-            let mut x = black_box(aa);
-            for _ in 0..CHAIN {
-                x *= ab;
-            }
-            x
-        })
-    });
+    chain(&mut g, "mul", "fastzk", a, |x| x * b);
+    chain(&mut g, "mul", "arkworks", aa, |x| x * ab);
     g.finish();
 
     let (a, b) = (Goldilocks::random(&mut rng), Goldilocks::random(&mut rng));
     let mut g = c.benchmark_group("field/goldilocks");
-    g.throughput(Throughput::Elements(CHAIN));
-    g.bench_function(BenchmarkId::new("mul", "fastzk"), |bench| {
-        bench.iter(|| {
-            let mut x = black_box(a);
-            for _ in 0..CHAIN {
-                x *= b;
-            }
-            x
-        })
-    });
+    chain(&mut g, "mul", "fastzk", a, |x| x * b);
     g.finish();
 }
 

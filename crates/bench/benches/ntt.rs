@@ -9,155 +9,104 @@
 //! to let it use AVX-512 (fastzk picks its vector code at run time either way).
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use fastzk_field::{bls12_381, bn254, Field, Goldilocks, PrimeField};
-use fastzk_poly::{Order, Radix2Domain};
+use fastzk_bench::paired::{interleave, seconds, Stats};
+use fastzk_field::{bls12_381, bn254, Field, Goldilocks, NttField};
+use fastzk_poly::{Order, Radix2Domain, Transform, TwoAdicTransform};
 use p3_dft::{Radix2DitParallel, TwoAdicSubgroupDft};
 use p3_field::PrimeCharacteristicRing;
 use p3_matrix::dense::RowMajorMatrix;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
-    v[v.len() / 2]
-}
-
 fn rounds_for(log_n: u32, rows: usize) -> usize {
     let work = (rows << log_n) as f64;
     ((2e7 / work) as usize).clamp(5, 41) | 1
 }
 
-/// Times `ours` and `theirs` alternately, each given a fresh setup; returns medians in ms
-/// and the median of theirs/ours.
+/// Times `ours` and `theirs` alternately, each given a fresh setup; medians in ms.
 fn paired<A, B>(
     rounds: usize,
     mut setup_a: impl FnMut() -> A,
     mut ours: impl FnMut(A),
     mut setup_b: impl FnMut() -> B,
     mut theirs: impl FnMut(B),
-) -> (f64, f64, f64) {
-    let (mut ta, mut tb, mut r) = (vec![], vec![], vec![]);
-    for round in 0..rounds {
-        let mut run_a = || {
+) -> Stats {
+    interleave(
+        rounds,
+        || {
             let x = setup_a();
-            let t = Instant::now();
-            ours(x);
-            t.elapsed().as_secs_f64() * 1e3
-        };
-        let mut run_b = || {
+            seconds(|| ours(x)) * 1e3
+        },
+        || {
             let x = setup_b();
-            let t = Instant::now();
-            theirs(x);
-            t.elapsed().as_secs_f64() * 1e3
-        };
-        let (a, b) = if round % 2 == 0 {
-            let a = run_a();
-            (a, run_b())
-        } else {
-            let b = run_b();
-            (run_a(), b)
-        };
-        ta.push(a);
-        tb.push(b);
-        r.push(b / a);
-    }
-    (median(ta), median(tb), median(r))
+            seconds(|| theirs(x)) * 1e3
+        },
+    )
 }
 
-fn report(name: &str, peer: &str, (ours, theirs, ratio): (f64, f64, f64)) {
-    println!("| {name:<44} | {ours:>10.3} | {peer:<28} | {theirs:>10.3} | {ratio:>6.2}x |");
+fn report(name: &str, peer: &str, s: Stats) {
+    println!(
+        "| {name:<44} | {:>10.3} | {peer:<28} | {:>10.3} | {:>6.2}x |",
+        s.ours, s.theirs, s.ratio
+    );
 }
 
-fn bn254_single(log_n: u32, rng: &mut ChaCha20Rng) {
+/// A prime field's transforms next to `ark-poly`'s `Radix2EvaluationDomain` (the first
+/// `cases` of: forward to natural and to bit-reversed order, inverse, coset forward).
+fn against_ark<F, A>(name: &str, log_n: u32, cases: usize, rng: &mut ChaCha20Rng)
+where
+    F: NttField,
+    A: ark_ff::FftField + From<F>,
+{
     let n = 1usize << log_n;
-    let a: Vec<bn254::Fr> = (0..n).map(|_| bn254::Fr::random(rng)).collect();
-    let ark_a: Vec<ark_bn254::Fr> = a.iter().map(|&x| x.into()).collect();
-    let d = Radix2Domain::<bn254::Fr>::new(log_n).unwrap();
-    let ad = Radix2EvaluationDomain::<ark_bn254::Fr>::new(n).unwrap();
+    let a: Vec<F> = (0..n).map(|_| F::random(&mut *rng)).collect();
+    let ark_a: Vec<A> = a.iter().map(|&x| x.into()).collect();
+    let d = Radix2Domain::<F>::new(log_n).unwrap();
+    let ad = Radix2EvaluationDomain::<A>::new(n).unwrap();
+    let cd = ad.get_coset(d.coset_shift().into()).unwrap();
     // Same result first.
     let mut x = a.clone();
     d.fft_in_place(&mut x).unwrap();
     let mut y = ark_a.clone();
     ad.fft_in_place(&mut y);
-    assert!(x.iter().zip(&y).all(|(p, q)| ark_bn254::Fr::from(*p) == *q));
-    let rounds = rounds_for(log_n, 1);
-    let stats = paired(
-        rounds,
-        || a.clone(),
-        |mut v| {
-            d.fft_in_place(&mut v).unwrap();
-            black_box(v);
-        },
-        || ark_a.clone(),
-        |mut v| {
-            ad.fft_in_place(&mut v);
-            black_box(v);
-        },
-    );
-    report(
-        &format!("BN254 Fr 2^{log_n} forward nat→nat"),
-        "ark-poly fft_in_place",
-        stats,
-    );
-    let stats = paired(
-        rounds,
-        || a.clone(),
-        |mut v| {
-            d.forward(&mut v, Order::Natural, Order::BitReversed)
-                .unwrap();
-            black_box(v);
-        },
-        || ark_a.clone(),
-        |mut v| {
-            ad.fft_in_place(&mut v);
-            black_box(v);
-        },
-    );
-    report(
-        &format!("BN254 Fr 2^{log_n} forward nat→bitrev"),
-        "ark-poly fft_in_place",
-        stats,
-    );
-    let stats = paired(
-        rounds,
-        || a.clone(),
-        |mut v| {
-            d.ifft_in_place(&mut v).unwrap();
-            black_box(v);
-        },
-        || ark_a.clone(),
-        |mut v| {
-            ad.ifft_in_place(&mut v);
-            black_box(v);
-        },
-    );
-    report(
-        &format!("BN254 Fr 2^{log_n} inverse nat→nat"),
-        "ark-poly ifft_in_place",
-        stats,
-    );
-    let cd = ad.get_coset(ark_bn254::Fr::from(5u64)).unwrap();
-    let stats = paired(
-        rounds,
-        || a.clone(),
-        |mut v| {
-            d.coset_fft_in_place(&mut v).unwrap();
-            black_box(v);
-        },
-        || ark_a.clone(),
-        |mut v| {
-            cd.fft_in_place(&mut v);
-            black_box(v);
-        },
-    );
-    report(
-        &format!("BN254 Fr 2^{log_n} coset forward nat→nat"),
-        "ark-poly coset fft_in_place",
-        stats,
-    );
+    assert!(x.iter().zip(&y).all(|(p, q)| A::from(*p) == *q));
+    let all = [
+        ("forward nat→nat", Transform::Forward, Order::Natural),
+        ("forward nat→bitrev", Transform::Forward, Order::BitReversed),
+        ("inverse nat→nat", Transform::Inverse, Order::Natural),
+        (
+            "coset forward nat→nat",
+            Transform::CosetForward,
+            Order::Natural,
+        ),
+    ];
+    for (what, kind, out) in all.into_iter().take(cases) {
+        let peer = match kind {
+            Transform::Inverse => "ark-poly ifft_in_place",
+            Transform::CosetForward => "ark-poly coset fft_in_place",
+            _ => "ark-poly fft_in_place",
+        };
+        let stats = paired(
+            rounds_for(log_n, 1),
+            || a.clone(),
+            |mut v| {
+                d.apply(kind, &mut v, Order::Natural, out).unwrap();
+                black_box(v);
+            },
+            || ark_a.clone(),
+            |mut v| {
+                match kind {
+                    Transform::Inverse => ad.ifft_in_place(&mut v),
+                    Transform::CosetForward => cd.fft_in_place(&mut v),
+                    _ => ad.fft_in_place(&mut v),
+                }
+                black_box(v);
+            },
+        );
+        report(&format!("{name} 2^{log_n} {what}"), peer, stats);
+    }
 }
 
 fn bn254_batch(log_n: u32, rows: usize, rng: &mut ChaCha20Rng) {
@@ -250,32 +199,6 @@ fn goldilocks(log_n: u32, rows: usize, rng: &mut ChaCha20Rng) {
     }
 }
 
-fn bls_single(log_n: u32, rng: &mut ChaCha20Rng) {
-    let n = 1usize << log_n;
-    let a: Vec<bls12_381::Fr> = (0..n).map(|_| bls12_381::Fr::random(rng)).collect();
-    let ark_a: Vec<ark_bls12_381::Fr> = a.iter().map(|&x| x.into()).collect();
-    let d = Radix2Domain::<bls12_381::Fr>::new(log_n).unwrap();
-    let ad = Radix2EvaluationDomain::<ark_bls12_381::Fr>::new(n).unwrap();
-    let stats = paired(
-        rounds_for(log_n, 1),
-        || a.clone(),
-        |mut v| {
-            d.fft_in_place(&mut v).unwrap();
-            black_box(v);
-        },
-        || ark_a.clone(),
-        |mut v| {
-            ad.fft_in_place(&mut v);
-            black_box(v);
-        },
-    );
-    report(
-        &format!("BLS12-381 Fr 2^{log_n} forward nat→nat"),
-        "ark-poly fft_in_place",
-        stats,
-    );
-}
-
 fn main() {
     let logs: Vec<u32> = std::env::var("NTT_LOGS")
         .unwrap_or_else(|_| "12,16,20,24".into())
@@ -294,10 +217,10 @@ fn main() {
     println!("| --- | ---: | --- | ---: | ---: |");
     for &k in &logs {
         if what.contains("bn254") {
-            bn254_single(k, &mut rng);
+            against_ark::<bn254::Fr, ark_bn254::Fr>("BN254 Fr", k, 4, &mut rng);
         }
         if what.contains("bls") && k <= 22 {
-            bls_single(k, &mut rng);
+            against_ark::<bls12_381::Fr, ark_bls12_381::Fr>("BLS12-381 Fr", k, 1, &mut rng);
         }
         if what.contains("goldilocks") {
             goldilocks(k, 1, &mut rng);
@@ -309,5 +232,4 @@ fn main() {
         }
         bn254_batch(16, 16, &mut rng);
     }
-    let _ = bn254::Fr::TWO_ADICITY;
 }

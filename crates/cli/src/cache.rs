@@ -31,14 +31,7 @@ fn dir() -> Option<PathBuf> {
 
 /// A short stable name for this CPU and build: calibrations do not travel.
 fn machine_key() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.to_string())
-        })
-        .unwrap_or_default();
+    let model = fastzk_field::cpu::model().unwrap_or_default();
     let ifma = fastzk_field::cpu::Capability::Ifma.enabled();
     let h = blake3::hash(format!("{model}|ifma={ifma}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
     h.to_hex()[..16].to_string()

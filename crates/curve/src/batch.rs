@@ -44,25 +44,42 @@ pub fn batch_normalize_into<C: CurveConfig>(
     out: &mut [Affine<C>],
     scratch: &mut Vec<C::Base>,
 ) -> Result<(), CurveError> {
+    // (X/Z², Y/Z³)
+    let den = |p: &Jacobian<C>| (!p.z.is_zero()).then_some(p.z);
+    normalize_each(points, out, scratch, den, |p, zinv| {
+        let zinv2 = zinv.square();
+        Affine::new_unchecked(p.x * zinv2, p.y * zinv2 * zinv)
+    })
+}
+
+/// Affine forms of `points` into `out` with one inversion (Montgomery's trick): `den(p)`
+/// is the value whose inverse `finish(p, 1/den)` needs, `None` for the identity.
+fn normalize_each<P, C: CurveConfig>(
+    points: &[P],
+    out: &mut [Affine<C>],
+    scratch: &mut Vec<C::Base>,
+    den: impl Fn(&P) -> Option<C::Base>,
+    finish: impl Fn(&P, C::Base) -> Affine<C>,
+) -> Result<(), CurveError> {
     check_len(points.len(), out.len())?;
     scratch.clear();
     let mut acc = C::Base::ONE;
     for p in points {
         scratch.push(acc);
-        if !p.z.is_zero() {
-            acc *= p.z;
+        if let Some(d) = den(p) {
+            acc *= d;
         }
     }
     let mut inv = invert_nonzero(acc);
     for ((p, o), prefix) in points.iter().zip(out.iter_mut()).zip(scratch.iter()).rev() {
-        if p.z.is_zero() {
-            *o = Affine::identity();
-            continue;
-        }
-        let zinv = inv * *prefix;
-        inv *= p.z;
-        let zinv2 = zinv.square();
-        *o = Affine::new_unchecked(p.x * zinv2, p.y * zinv2 * zinv);
+        *o = match den(p) {
+            None => Affine::identity(),
+            Some(d) => {
+                let dinv = inv * *prefix;
+                inv *= d;
+                finish(p, dinv)
+            }
+        };
     }
     Ok(())
 }
@@ -82,27 +99,11 @@ pub fn batch_normalize_xyzz_into<C: CurveConfig>(
     out: &mut [Affine<C>],
     scratch: &mut Vec<C::Base>,
 ) -> Result<(), CurveError> {
-    check_len(points.len(), out.len())?;
-    scratch.clear();
-    let mut acc = C::Base::ONE;
-    for p in points {
-        scratch.push(acc);
-        if !p.is_zero() {
-            acc *= p.zz * p.zzz;
-        }
-    }
-    let mut inv = invert_nonzero(acc);
-    for ((p, o), prefix) in points.iter().zip(out.iter_mut()).zip(scratch.iter()).rev() {
-        if p.is_zero() {
-            *o = Affine::identity();
-            continue;
-        }
-        let d = p.zz * p.zzz;
-        let dinv = inv * *prefix;
-        inv *= d;
-        *o = Affine::new_unchecked(p.x * dinv * p.zzz, p.y * dinv * p.zz);
-    }
-    Ok(())
+    // (X/ZZ, Y/ZZZ) = (X·ZZZ, Y·ZZ)/(ZZ·ZZZ)
+    let den = |p: &Xyzz<C>| (!p.is_zero()).then(|| p.zz * p.zzz);
+    normalize_each(points, out, scratch, den, |p, dinv| {
+        Affine::new_unchecked(p.x * dinv * p.zzz, p.y * dinv * p.zz)
+    })
 }
 
 /// How one pair in a batch addition is resolved.

@@ -9,10 +9,7 @@ use num_bigint::BigUint;
 use crate::affine::Affine;
 use crate::config::CurveConfig;
 use crate::glv::Glv;
-use crate::jacobian::Jacobian;
-use crate::serialize::{ArkLayout, SerializableCurve};
 use crate::subgroup::{jacobian_eq_affine, mul_by_digits, mul_by_digits_jacobian, Naf, Psi};
-use crate::xyzz::Xyzz;
 
 /// `|x|` for the BLS parameter `x = −0xd201000000010000`: `r = x⁴ − x² + 1`,
 /// `q = (x − 1)²·r/3 + x`, trace `t = x + 1`.
@@ -38,8 +35,9 @@ impl CurveConfig for G1Config {
     const GENERATOR_Y: Fq = Fq::from_hex(
         "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1",
     );
-    // 0x396c8c005555e1568c00aaab0000aaab
-    const COFACTOR: &'static [u64] = &[0x8c00aaab0000aaab, 0x396c8c005555e156];
+    // (x − 1)²/3
+    const COFACTOR: &'static [u64] =
+        &fastzk_field::bigint::from_hex::<2>("0x396c8c005555e1568c00aaab0000aaab");
 
     /// Scott (2021): `P ∈ G1` iff `σ(P) = [−x²]P`, with `σ(x, y) = (β·x, y)` for the
     /// cube root of unity `β` whose eigenvalue on G1 is `−x² (mod r)`
@@ -118,18 +116,10 @@ impl CurveConfig for G2Config {
             "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be",
         ),
     );
-    // 0x5d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa
-    //   628f1cb4d9e82ef21537e293a6691ae1616ec6e786f0c70cf1c38e31c7238e5
-    const COFACTOR: &'static [u64] = &[
-        0xcf1c38e31c7238e5,
-        0x1616ec6e786f0c70,
-        0x21537e293a6691ae,
-        0xa628f1cb4d9e82ef,
-        0xa68a205b2e5a7ddf,
-        0xcd91de4547085aba,
-        0x091d50792876a202,
-        0x05d543a95414e7f1,
-    ];
+    // (x⁸ − 4x⁷ + 5x⁶ − 4x⁴ + 6x³ − 4x² − 4x + 13)/9
+    const COFACTOR: &'static [u64] = &fastzk_field::bigint::from_hex::<8>(
+        "0x05d543a95414e7f1091d50792876a202cd91de4547085abaa68a205b2e5a7ddfa628f1cb4d9e82ef21537e293a6691ae1616ec6e786f0c70cf1c38e31c7238e5",
+    );
 
     /// Scott (2021): `P ∈ G2` iff `ψ(P) = [x]P`, i.e. `[|x|]P = −ψ(P)` as `x < 0`.
     ///
@@ -156,23 +146,4 @@ impl G2Config {
     }
 }
 
-impl SerializableCurve for G1Config {
-    const ARK_LAYOUT: ArkLayout = ArkLayout::Zcash;
-}
-impl SerializableCurve for G2Config {
-    const ARK_LAYOUT: ArkLayout = ArkLayout::Zcash;
-}
-
-#[cfg(feature = "ark")]
-crate::ark::group_conversion!(G1Config, ark_bls12_381::g1::Config);
-#[cfg(feature = "ark")]
-crate::ark::group_conversion!(G2Config, ark_bls12_381::g2::Config);
-
-pub type G1Affine = Affine<G1Config>;
-pub type G1Projective = Jacobian<G1Config>;
-pub type G1Jacobian = Jacobian<G1Config>;
-pub type G1Xyzz = Xyzz<G1Config>;
-pub type G2Affine = Affine<G2Config>;
-pub type G2Projective = Jacobian<G2Config>;
-pub type G2Jacobian = Jacobian<G2Config>;
-pub type G2Xyzz = Xyzz<G2Config>;
+crate::config::pairing_group_types!(Zcash, ark_bls12_381);

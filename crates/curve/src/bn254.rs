@@ -7,10 +7,7 @@ use fastzk_field::bn254::{Fq, Fq2, Fq2Config, Fr};
 use crate::affine::Affine;
 use crate::config::CurveConfig;
 use crate::glv::Glv;
-use crate::jacobian::Jacobian;
-use crate::serialize::{ArkLayout, SerializableCurve};
 use crate::subgroup::{mul_by_digits, Naf, Psi};
-use crate::xyzz::Xyzz;
 
 /// The BN parameter `x` (often called `u` or `z`): `q = 36x⁴ + 36x³ + 24x² + 6x + 1`,
 /// `r = 36x⁴ + 36x³ + 18x² + 6x + 1`, trace `t = 6x² + 1`.
@@ -63,13 +60,10 @@ impl CurveConfig for G2Config {
         Fq::from_hex("12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa"),
         Fq::from_hex("090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b"),
     );
-    // 2q − r = 0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8d
-    const COFACTOR: &'static [u64] = &[
-        0x345f2299c0f9fa8d,
-        0x06ceecda572a2489,
-        0xb85045b68181585e,
-        0x30644e72e131a029,
-    ];
+    // 2q − r
+    const COFACTOR: &'static [u64] = &fastzk_field::bigint::from_hex::<4>(
+        "0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8d",
+    );
 
     /// El Housni–Guillevic–Piellard (2022): `P ∈ G2` iff
     /// `[x+1]P + ψ([x]P) + ψ²([x]P) = ψ³([2x]P)`.
@@ -101,23 +95,4 @@ impl G2Config {
     }
 }
 
-impl SerializableCurve for G1Config {
-    const ARK_LAYOUT: ArkLayout = ArkLayout::SwFlags;
-}
-impl SerializableCurve for G2Config {
-    const ARK_LAYOUT: ArkLayout = ArkLayout::SwFlags;
-}
-
-#[cfg(feature = "ark")]
-crate::ark::group_conversion!(G1Config, ark_bn254::g1::Config);
-#[cfg(feature = "ark")]
-crate::ark::group_conversion!(G2Config, ark_bn254::g2::Config);
-
-pub type G1Affine = Affine<G1Config>;
-pub type G1Projective = Jacobian<G1Config>;
-pub type G1Jacobian = Jacobian<G1Config>;
-pub type G1Xyzz = Xyzz<G1Config>;
-pub type G2Affine = Affine<G2Config>;
-pub type G2Projective = Jacobian<G2Config>;
-pub type G2Jacobian = Jacobian<G2Config>;
-pub type G2Xyzz = Xyzz<G2Config>;
+crate::config::pairing_group_types!(SwFlags, ark_bn254);

@@ -55,3 +55,32 @@ pub(crate) fn scalar_limbs<F: PrimeField>(s: &F) -> Vec<u64> {
         })
         .collect()
 }
+
+/// The rest of a pairing curve's module, after its `G1Config` and `G2Config`: their ark
+/// compressed layout (`SwFlags` or `Zcash`), arkworks conversions (`$ark`: the arkworks
+/// curve crate) and point type names.
+macro_rules! pairing_group_types {
+    ($layout:ident, $ark:ident) => {
+        impl $crate::serialize::SerializableCurve for G1Config {
+            const ARK_LAYOUT: $crate::serialize::ArkLayout = $crate::serialize::ArkLayout::$layout;
+        }
+        impl $crate::serialize::SerializableCurve for G2Config {
+            const ARK_LAYOUT: $crate::serialize::ArkLayout = $crate::serialize::ArkLayout::$layout;
+        }
+
+        #[cfg(feature = "ark")]
+        $crate::ark::group_conversion!(G1Config, $ark::g1::Config);
+        #[cfg(feature = "ark")]
+        $crate::ark::group_conversion!(G2Config, $ark::g2::Config);
+
+        pub type G1Affine = $crate::Affine<G1Config>;
+        pub type G1Projective = $crate::Jacobian<G1Config>;
+        pub type G1Jacobian = $crate::Jacobian<G1Config>;
+        pub type G1Xyzz = $crate::Xyzz<G1Config>;
+        pub type G2Affine = $crate::Affine<G2Config>;
+        pub type G2Projective = $crate::Jacobian<G2Config>;
+        pub type G2Jacobian = $crate::Jacobian<G2Config>;
+        pub type G2Xyzz = $crate::Xyzz<G2Config>;
+    };
+}
+pub(crate) use pairing_group_types;

@@ -235,18 +235,13 @@ mod tests {
 
     #[test]
     fn recodings_represent_their_integer() {
-        for k in [
-            0u64,
-            1,
-            2,
-            3,
-            7,
-            0xd201_0000_0001_0000,
-            4_965_661_367_192_848_881,
-            u64::MAX,
-            u64::MAX - 1,
-            1 << 63,
-        ] {
+        let parameters = [crate::bn254::X, crate::bls12_381::X_ABS];
+        let extremes = [u64::MAX, u64::MAX - 1, 1 << 63];
+        for k in [0u64, 1, 2, 3, 7]
+            .into_iter()
+            .chain(parameters)
+            .chain(extremes)
+        {
             for r in [Naf::new(k), Naf::non_adjacent(k), Naf::binary(k)] {
                 assert_eq!(r.value(), k as i128, "k={k}");
                 if k != 0 {

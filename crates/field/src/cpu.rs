@@ -119,6 +119,14 @@ fn goldilocks_lanes_cap() -> usize {
     )
 }
 
+/// The CPU's model name as the OS reports it (Linux: `/proc/cpuinfo`), for reports and
+/// figures that must name their machine.
+pub fn model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("model name"))?;
+    Some(line.split_once(':')?.1.trim().to_string())
+}
+
 /// Whether Montgomery multiplication uses the MULX/ADX assembly. This sits on the
 /// multiplication's hot path: one relaxed atomic load once detected.
 #[inline(always)]

@@ -35,7 +35,7 @@ pub mod ark;
 pub use batch::{batch_inverse, batch_inverse_with_scratch};
 pub use goldilocks::{Goldilocks, GoldilocksExt2, GoldilocksExt2Config};
 pub use instances::*;
-pub use mont::{Fp, MontConfig, MontTable};
+pub use mont::{Fp, MinusOneExt, MontConfig, MontTable};
 pub use ntt::NttField;
 pub use quad::{QuadExt, QuadExtConfig};
 pub use traits::{ExtensionField, Field, FieldError, Legendre, LengthMismatch, PrimeField};

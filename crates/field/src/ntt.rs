@@ -14,6 +14,9 @@
 
 use crate::traits::{LengthMismatch, PrimeField};
 
+/// What every butterfly kernel returns: an error when slice lengths disagree.
+pub type NttResult = Result<(), LengthMismatch>;
+
 /// A prime field the NTT runs on; see the module docs. Every method has a correct
 /// default, so `impl NttField for MyField {}` is a complete implementation.
 pub trait NttField: PrimeField {
@@ -25,29 +28,15 @@ pub trait NttField: PrimeField {
 
     /// One CT level on one block's rows, element-wise over `lo` and `hi`.
     #[inline]
-    fn ct_rows(
-        lo: &mut [Self],
-        hi: &mut [Self],
-        s: Self,
-        _last: bool,
-    ) -> Result<(), LengthMismatch> {
+    fn ct_rows(lo: &mut [Self], hi: &mut [Self], s: Self, _last: bool) -> NttResult {
         reduced::ct_rows(lo, hi, s)
     }
 
-    /// Two CT levels on the quarters `a, b, c, d` of a block: level `t` pairs `(a, c)`
-    /// and `(b, d)` with `s`, level `t + 1` pairs `(a, b)` with `s0` and `(c, d)` with
-    /// `s1`; `last` marks level `t + 1` as the transform's last.
-    #[allow(clippy::too_many_arguments)]
-    fn ct_quad(
-        a: &mut [Self],
-        b: &mut [Self],
-        c: &mut [Self],
-        d: &mut [Self],
-        s: Self,
-        s0: Self,
-        s1: Self,
-        last: bool,
-    ) -> Result<(), LengthMismatch> {
+    /// Two CT levels on the quarters `[a, b, c, d]` of a block, with twiddles
+    /// `[s, s0, s1]`: level `t` pairs `(a, c)` and `(b, d)` with `s`, level `t + 1` pairs
+    /// `(a, b)` with `s0` and `(c, d)` with `s1`; `last` marks level `t + 1` as the
+    /// transform's last.
+    fn ct_quad([a, b, c, d]: [&mut [Self]; 4], [s, s0, s1]: [Self; 3], last: bool) -> NttResult {
         Self::ct_rows(a, c, s, false)?;
         Self::ct_rows(b, d, s, false)?;
         Self::ct_rows(a, b, s0, last)?;
@@ -56,14 +45,14 @@ pub trait NttField: PrimeField {
 
     /// The CT level with blocks of two (`h = 1`): pair `i` of `x` uses `tw[i]`.
     #[inline]
-    fn ct_pairs(x: &mut [Self], tw: &[Self], _last: bool) -> Result<(), LengthMismatch> {
+    fn ct_pairs(x: &mut [Self], tw: &[Self], _last: bool) -> NttResult {
         reduced::ct_pairs(x, tw)
     }
 
     /// The last three CT levels on every 8-element group of `x`; group `q` is block
     /// `g0 + q` of its level, so the levels use `w[g0+q]`, `w[2(g0+q)+{0,1}]` and
     /// `w[4(g0+q)+{0..3}]`. `x.len()` must be a multiple of 16.
-    fn ct_last3(x: &mut [Self], w: &[Self], g0: usize) -> Result<(), LengthMismatch> {
+    fn ct_last3(x: &mut [Self], w: &[Self], g0: usize) -> NttResult {
         check_last3(x.len(), w.len(), g0)?;
         for (q, grp) in x.chunks_exact_mut(8).enumerate() {
             let g = g0 + q;
@@ -87,19 +76,19 @@ pub trait NttField: PrimeField {
         s: Self,
         c: Option<Self>,
         _last: bool,
-    ) -> Result<(), LengthMismatch> {
+    ) -> NttResult {
         reduced::gs_rows(lo, hi, s, c)
     }
 
     /// The GS level with blocks of two (`h = 1`, no common factor).
     #[inline]
-    fn gs_pairs(x: &mut [Self], tw: &[Self], _last: bool) -> Result<(), LengthMismatch> {
+    fn gs_pairs(x: &mut [Self], tw: &[Self], _last: bool) -> NttResult {
         reduced::gs_pairs(x, tw)
     }
 
     /// The inverse of [`Self::ct_last3`] up to the factor 8: the first three GS levels,
     /// with inverse twiddles `w_inv`.
-    fn gs_first3(x: &mut [Self], w_inv: &[Self], g0: usize) -> Result<(), LengthMismatch> {
+    fn gs_first3(x: &mut [Self], w_inv: &[Self], g0: usize) -> NttResult {
         check_last3(x.len(), w_inv.len(), g0)?;
         for (q, grp) in x.chunks_exact_mut(8).enumerate() {
             let g = g0 + q;
@@ -116,7 +105,7 @@ pub trait NttField: PrimeField {
 
     /// `a[i] *= b[i]` (coset shifts, pointwise products).
     #[inline]
-    fn mul_assign_slice(a: &mut [Self], b: &[Self]) -> Result<(), LengthMismatch> {
+    fn mul_assign_slice(a: &mut [Self], b: &[Self]) -> NttResult {
         same_len(a.len(), b.len())?;
         for (x, y) in a.iter_mut().zip(b) {
             *x *= *y;
@@ -128,11 +117,11 @@ pub trait NttField: PrimeField {
 /// The plain butterflies on reduced values: the trait's defaults, kept callable for
 /// implementations that use them for some fields only.
 pub mod reduced {
-    use super::same_len;
-    use crate::traits::{Field, LengthMismatch};
+    use super::{same_len, NttResult};
+    use crate::traits::Field;
 
     #[inline]
-    pub fn ct_rows<F: Field>(lo: &mut [F], hi: &mut [F], s: F) -> Result<(), LengthMismatch> {
+    pub fn ct_rows<F: Field>(lo: &mut [F], hi: &mut [F], s: F) -> NttResult {
         same_len(lo.len(), hi.len())?;
         for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
             let v = *h * s;
@@ -143,7 +132,7 @@ pub mod reduced {
     }
 
     #[inline]
-    pub fn ct_pairs<F: Field>(x: &mut [F], tw: &[F]) -> Result<(), LengthMismatch> {
+    pub fn ct_pairs<F: Field>(x: &mut [F], tw: &[F]) -> NttResult {
         same_len(x.len(), 2 * tw.len())?;
         for (pair, &s) in x.chunks_exact_mut(2).zip(tw) {
             let v = pair[1] * s;
@@ -154,12 +143,7 @@ pub mod reduced {
     }
 
     #[inline]
-    pub fn gs_rows<F: Field>(
-        lo: &mut [F],
-        hi: &mut [F],
-        s: F,
-        c: Option<F>,
-    ) -> Result<(), LengthMismatch> {
+    pub fn gs_rows<F: Field>(lo: &mut [F], hi: &mut [F], s: F, c: Option<F>) -> NttResult {
         same_len(lo.len(), hi.len())?;
         match c {
             None => {
@@ -182,7 +166,7 @@ pub mod reduced {
     }
 
     #[inline]
-    pub fn gs_pairs<F: Field>(x: &mut [F], tw: &[F]) -> Result<(), LengthMismatch> {
+    pub fn gs_pairs<F: Field>(x: &mut [F], tw: &[F]) -> NttResult {
         same_len(x.len(), 2 * tw.len())?;
         for (pair, &s) in x.chunks_exact_mut(2).zip(tw) {
             let (u, v) = (pair[0], pair[1]);
@@ -193,7 +177,7 @@ pub mod reduced {
     }
 }
 
-pub(crate) fn same_len(expected: usize, got: usize) -> Result<(), LengthMismatch> {
+pub(crate) fn same_len(expected: usize, got: usize) -> NttResult {
     if expected == got {
         Ok(())
     } else {
@@ -202,7 +186,7 @@ pub(crate) fn same_len(expected: usize, got: usize) -> Result<(), LengthMismatch
 }
 
 /// `len` a multiple of 16 and `w` long enough for the groups of [`NttField::ct_last3`].
-pub(crate) fn check_last3(len: usize, wlen: usize, g0: usize) -> Result<(), LengthMismatch> {
+pub(crate) fn check_last3(len: usize, wlen: usize, g0: usize) -> NttResult {
     if !len.is_multiple_of(16) {
         return Err(LengthMismatch {
             expected: len.next_multiple_of(16),

@@ -23,32 +23,27 @@ pub trait QuadExtConfig:
     fn mul_by_nonresidue(x: Self::Base) -> Self::Base {
         Self::NONRESIDUE * x
     }
-    /// `(a0 + a1 u)(b0 + b1 u)` as `(c0, c1)`: Karatsuba, three base multiplications.
+    /// `(a0 + a1 u)(b0 + b1 u)` as `[c0, c1]`: Karatsuba, three base multiplications.
     /// Override with cheaper base arithmetic (lazy reduction) where the field allows.
     #[inline(always)]
-    fn mul_coeffs(
-        a0: Self::Base,
-        a1: Self::Base,
-        b0: Self::Base,
-        b1: Self::Base,
-    ) -> (Self::Base, Self::Base) {
+    fn mul_coeffs([a0, a1]: [Self::Base; 2], [b0, b1]: [Self::Base; 2]) -> [Self::Base; 2] {
         let v0 = a0 * b0;
         let v1 = a1 * b1;
         let c1 = (a0 + a1) * (b0 + b1) - v0 - v1;
-        (v0 + Self::mul_by_nonresidue(v1), c1)
+        [v0 + Self::mul_by_nonresidue(v1), c1]
     }
-    /// `(a0 + a1 u)^2` as `(c0, c1)`; override like [`Self::mul_coeffs`].
+    /// `(a0 + a1 u)^2` as `[c0, c1]`; override like [`Self::mul_coeffs`].
     #[inline(always)]
-    fn square_coeffs(a0: Self::Base, a1: Self::Base) -> (Self::Base, Self::Base) {
+    fn square_coeffs([a0, a1]: [Self::Base; 2]) -> [Self::Base; 2] {
         if Self::NONRESIDUE_IS_MINUS_ONE {
             // (a0 + a1 u)^2 = (a0 + a1)(a0 − a1) + 2 a0 a1 u.
-            return ((a0 + a1) * (a0 - a1), (a0 * a1).double());
+            return [(a0 + a1) * (a0 - a1), (a0 * a1).double()];
         }
         // (a0 + a1 u)^2 = (a0^2 + β a1^2) + 2 a0 a1 u, with two multiplications:
         // (a0 + a1)(a0 + β a1) = a0^2 + β a1^2 + (1 + β) a0 a1.
         let v0 = a0 * a1;
         let t = (a0 + a1) * (a0 + Self::mul_by_nonresidue(a1));
-        (t - v0 - Self::mul_by_nonresidue(v0), v0.double())
+        [t - v0 - Self::mul_by_nonresidue(v0), v0.double()]
     }
 }
 
@@ -105,7 +100,7 @@ impl<C: QuadExtConfig> Field for QuadExt<C> {
     }
     #[inline]
     fn square(&self) -> Self {
-        let (c0, c1) = C::square_coeffs(self.c0, self.c1);
+        let [c0, c1] = C::square_coeffs([self.c0, self.c1]);
         Self::new(c0, c1)
     }
     fn inverse(&self) -> Option<Self> {
@@ -173,7 +168,7 @@ impl<C: QuadExtConfig> QuadExt<C> {
     /// Karatsuba: three base multiplications.
     #[inline]
     fn mul_impl(&self, rhs: &Self) -> Self {
-        let (c0, c1) = C::mul_coeffs(self.c0, self.c1, rhs.c0, rhs.c1);
+        let [c0, c1] = C::mul_coeffs([self.c0, self.c1], [rhs.c0, rhs.c1]);
         Self::new(c0, c1)
     }
     #[inline]

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use fastzk_curve::Jacobian;
 use fastzk_field::Field;
 use fastzk_msm::{msm, msm_pair};
-use fastzk_poly::Order;
+use fastzk_poly::{Order, TwoAdicTransform};
 use fastzk_r1cs::{spmv, R1cs};
 use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;

@@ -24,12 +24,12 @@ mod poly;
 mod rs;
 mod transform;
 
-pub use domain::{Order, Radix2Domain};
+pub use domain::Radix2Domain;
 pub use naive::NaiveDft;
 pub use ntt::reverse_bits;
 pub use poly::{barycentric_evaluate, divide_by_vanishing_on_coset, interpolate, DensePolynomial};
 pub use rs::ReedSolomon;
-pub use transform::TwoAdicTransform;
+pub use transform::{Order, Subgroup, Transform, TwoAdicTransform};
 
 /// Puts `x` in bit-reversed index order, in place and in parallel; applying it twice
 /// restores the input. The length must be a power of two (or zero).
@@ -60,6 +60,14 @@ pub enum PolyError {
     DuplicatePoint,
     #[error("division by zero: {0}")]
     DivisionByZero(&'static str),
+}
+
+/// `got == expected`, else [`PolyError::LengthMismatch`].
+pub(crate) fn check_len(expected: usize, got: usize) -> Result<(), PolyError> {
+    if got != expected {
+        return Err(PolyError::LengthMismatch { expected, got });
+    }
+    Ok(())
 }
 
 impl From<fastzk_field::LengthMismatch> for PolyError {

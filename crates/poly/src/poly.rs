@@ -3,8 +3,9 @@
 use fastzk_field::{batch_inverse, NttField};
 use rayon::prelude::*;
 
-use crate::domain::{mul_pointwise, Order, Radix2Domain};
+use crate::domain::{mul_pointwise, Radix2Domain};
 use crate::PolyError;
+use crate::{Order, TwoAdicTransform};
 
 /// Below this many coefficients in the smaller factor, schoolbook multiplication wins.
 const NAIVE_MUL_CUTOFF: usize = 32;

@@ -3,8 +3,9 @@
 use fastzk_field::NttField;
 use rayon::prelude::*;
 
-use crate::domain::{Order, Radix2Domain};
+use crate::domain::Radix2Domain;
 use crate::PolyError;
+use crate::{Order, TwoAdicTransform};
 
 /// A Reed–Solomon encoder with rate `2^−log_blowup` (rate 1/4: `log_blowup = 2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! through the shared NTT suite for every field (`crates/field/tests/conformance.rs`).
 
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks, PrimeField};
-use fastzk_poly::{NaiveDft, Order, PolyError, Radix2Domain, TwoAdicTransform};
+use fastzk_poly::{NaiveDft, Order, PolyError, Radix2Domain, Subgroup, TwoAdicTransform};
 use fastzk_testing::gen::{elements, rng};
 
 #[test]
@@ -79,7 +79,7 @@ fn edge_sizes_and_errors() {
         .forward(&mut [Goldilocks::ONE; 3], Order::Natural, Order::Natural)
         .is_err());
     assert_eq!(
-        NaiveDft::<Goldilocks>::with_root(2, Goldilocks::ONE).unwrap_err(),
+        Subgroup::<Goldilocks>::with_root(2, Goldilocks::ONE).unwrap_err(),
         PolyError::BadRoot
     );
     assert!(NaiveDft::<Goldilocks>::new(33).is_err());
@@ -100,7 +100,7 @@ fn custom_coset_and_cache() {
     let a: Vec<bn254::Fr> = elements(&mut rng(12), 64);
     let mut x = a.clone();
     d.coset_fft_in_place(&mut x).unwrap();
-    let naive = NaiveDft::new(6).unwrap().with_coset(g).unwrap();
+    let naive = NaiveDft::on(Subgroup::new(6).unwrap().with_coset(g).unwrap());
     let mut want = a.clone();
     naive
         .coset_forward(&mut want, Order::Natural, Order::Natural)
@@ -113,8 +113,7 @@ fn custom_coset_and_cache() {
     let a: Vec<bls12_381::Fr> = elements(&mut rng(13), 32);
     let (mut x, mut want) = (a.clone(), a.clone());
     other.fft_in_place(&mut x).unwrap();
-    NaiveDft::with_root(5, w)
-        .unwrap()
+    NaiveDft::on(Subgroup::with_root(5, w).unwrap())
         .forward(&mut want, Order::Natural, Order::Natural)
         .unwrap();
     assert_eq!(x, want);

@@ -4,7 +4,7 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use fastzk_field::{bn254, Field, Goldilocks, PrimeField};
 use fastzk_poly::{
     barycentric_evaluate, divide_by_vanishing_on_coset, interpolate, DensePolynomial, NaiveDft,
-    Order, PolyError, Radix2Domain, ReedSolomon, TwoAdicTransform,
+    Order, PolyError, Radix2Domain, ReedSolomon, Subgroup, Transform, TwoAdicTransform,
 };
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -227,14 +227,15 @@ fn small_polynomial_facts() {
 
 /// The naive DFT of `a` on the coset `shift·H` (`H` of size `a.len()`).
 fn naive_dft<F: fastzk_field::NttField>(a: &[F], shift: F) -> Vec<F> {
-    let mut d = NaiveDft::<F>::new(a.len().trailing_zeros()).unwrap();
-    let mut x = a.to_vec();
-    if shift == F::ONE {
-        d.forward(&mut x, Order::Natural, Order::Natural).unwrap();
+    let sub = Subgroup::<F>::new(a.len().trailing_zeros()).unwrap();
+    let (sub, kind) = if shift == F::ONE {
+        (sub, Transform::Forward)
     } else {
-        d = d.with_coset(shift).unwrap();
-        d.coset_forward(&mut x, Order::Natural, Order::Natural)
-            .unwrap();
-    }
+        (sub.with_coset(shift).unwrap(), Transform::CosetForward)
+    };
+    let mut x = a.to_vec();
+    NaiveDft::on(sub)
+        .apply(kind, &mut x, Order::Natural, Order::Natural)
+        .unwrap();
     x
 }

@@ -1,6 +1,6 @@
 //! NTTs: any [`TwoAdicTransform`] against the naive DFT ([`NaiveDft`], the same
-//! interface computed by Horner's rule) in every order combination, on the subgroup and
-//! a coset, at every size from 1 up; batches against single transforms; round trips on
+//! interface computed by Horner's rule), every [`Transform`] in every order combination,
+//! at every size from 1 up; batches against single transforms; round trips on
 //! random sizes; spot evaluations of large transforms; and the errors for wrong lengths.
 //!
 //! [`ntt_tests!`](crate::ntt_tests) instantiates the suite for one field with the fast
@@ -8,7 +8,7 @@
 //! constructor.
 
 use fastzk_field::NttField;
-use fastzk_poly::{NaiveDft, Order, PolyError, Radix2Domain, TwoAdicTransform};
+use fastzk_poly::{NaiveDft, Order, PolyError, Radix2Domain, Transform, TwoAdicTransform};
 use proptest::prelude::*;
 
 use crate::check;
@@ -16,8 +16,8 @@ use crate::gen::{arrange, elements, rng};
 
 const ORDERS: [Order; 2] = [Order::Natural, Order::BitReversed];
 
-/// Every order combination of the plain and coset transforms of `make(k)` against the
-/// naive DFT on the same root and coset, for `k = 0..=max_log`.
+/// Every order combination of every transform of `make(k)` against the naive DFT on the
+/// same root and coset, for `k = 0..=max_log`.
 pub fn matches_naive_dft<F: NttField, T: TwoAdicTransform<F>>(
     make: impl Fn(u32) -> T,
     max_log: u32,
@@ -25,72 +25,55 @@ pub fn matches_naive_dft<F: NttField, T: TwoAdicTransform<F>>(
     let mut r = rng(1);
     for log_n in 0..=max_log.min(F::TWO_ADICITY) {
         let t = make(log_n);
-        let naive = NaiveDft::with_root(log_n, t.generator())
-            .and_then(|d| d.with_coset(t.coset_shift()))
-            .expect("the transform's root and coset are valid");
+        let naive = NaiveDft::on(*t.subgroup());
         let a: Vec<F> = elements(&mut r, t.size());
-        let (mut plain, mut coset) = (a.clone(), a.clone());
-        naive
-            .forward(&mut plain, Order::Natural, Order::Natural)
-            .unwrap();
-        naive
-            .coset_forward(&mut coset, Order::Natural, Order::Natural)
-            .unwrap();
-        for inp in ORDERS {
-            for out in ORDERS {
-                let mut x = arrange(&a, inp);
-                t.forward(&mut x, inp, out).unwrap();
-                assert_eq!(
-                    x,
-                    arrange(&plain, out),
-                    "forward 2^{log_n} {inp:?}->{out:?}"
-                );
-                t.inverse(&mut x, out, inp).unwrap();
-                assert_eq!(x, arrange(&a, inp), "inverse 2^{log_n}");
-                let mut y = arrange(&a, inp);
-                t.coset_forward(&mut y, inp, out).unwrap();
-                assert_eq!(
-                    y,
-                    arrange(&coset, out),
-                    "coset forward 2^{log_n} {inp:?}->{out:?}"
-                );
-                t.coset_inverse(&mut y, out, inp).unwrap();
-                assert_eq!(y, arrange(&a, inp), "coset inverse 2^{log_n}");
+        for kind in Transform::ALL {
+            let mut want = a.clone();
+            naive
+                .apply(kind, &mut want, Order::Natural, Order::Natural)
+                .unwrap();
+            for inp in ORDERS {
+                for out in ORDERS {
+                    let mut x = arrange(&a, inp);
+                    t.apply(kind, &mut x, inp, out).unwrap();
+                    assert_eq!(
+                        x,
+                        arrange(&want, out),
+                        "{kind:?} 2^{log_n} {inp:?}->{out:?}"
+                    );
+                    t.apply(kind.inverse(), &mut x, out, inp).unwrap();
+                    assert_eq!(x, arrange(&a, inp), "{kind:?} undone 2^{log_n}");
+                }
             }
+            // The reference itself inverts.
+            naive
+                .apply(kind.inverse(), &mut want, Order::Natural, Order::Natural)
+                .unwrap();
+            assert_eq!(want, a, "naive {kind:?} undone 2^{log_n}");
         }
-        // The reference itself inverts.
-        naive
-            .inverse(&mut plain, Order::Natural, Order::Natural)
-            .unwrap();
-        assert_eq!(plain, a);
     }
 }
 
-/// Batches (rows on one thread each) agree with single transforms.
+/// Batches (rows on one thread each) agree with single transforms, for every transform.
 pub fn batches_match_single<F: NttField, T: TwoAdicTransform<F>>(t: &T, rows: usize) {
     let mut r = rng(rows as u64);
     let n = t.size();
     let m: Vec<F> = elements(&mut r, rows * n);
-    for (inp, out) in [
-        (Order::Natural, Order::Natural),
-        (Order::Natural, Order::BitReversed),
-    ] {
-        let mut b = m.clone();
-        t.forward_batch(&mut b, inp, out).unwrap();
-        let mut cb = m.clone();
-        t.coset_forward_batch(&mut cb, inp, out).unwrap();
-        for (i, row) in m.chunks(n).enumerate() {
-            let mut x = row.to_vec();
-            t.forward(&mut x, inp, out).unwrap();
-            assert_eq!(x, b[i * n..(i + 1) * n], "row {i}");
-            let mut y = row.to_vec();
-            t.coset_forward(&mut y, inp, out).unwrap();
-            assert_eq!(y, cb[i * n..(i + 1) * n], "coset row {i}");
+    for kind in Transform::ALL {
+        for (inp, out) in [
+            (Order::Natural, Order::Natural),
+            (Order::Natural, Order::BitReversed),
+        ] {
+            let mut b = m.clone();
+            t.apply_batch(kind, &mut b, inp, out).unwrap();
+            for (i, row) in m.chunks(n).enumerate() {
+                let mut x = row.to_vec();
+                t.apply(kind, &mut x, inp, out).unwrap();
+                assert_eq!(x, b[i * n..(i + 1) * n], "{kind:?} row {i}");
+            }
+            t.apply_batch(kind.inverse(), &mut b, out, inp).unwrap();
+            assert_eq!(b, m, "{kind:?} undone");
         }
-        t.inverse_batch(&mut b, out, inp).unwrap();
-        assert_eq!(b, m);
-        t.coset_inverse_batch(&mut cb, out, inp).unwrap();
-        assert_eq!(cb, m);
     }
 }
 
@@ -98,26 +81,22 @@ pub fn batches_match_single<F: NttField, T: TwoAdicTransform<F>>(t: &T, rows: us
 pub fn spot_check<F: NttField, T: TwoAdicTransform<F>>(t: &T) {
     let mut r = rng(t.log_size() as u64);
     let a: Vec<F> = elements(&mut r, t.size());
-    let (mut x, mut c) = (a.clone(), a.clone());
-    t.forward(&mut x, Order::Natural, Order::Natural).unwrap();
-    t.coset_forward(&mut c, Order::Natural, Order::Natural)
-        .unwrap();
     let horner = |pt: F| a.iter().rev().fold(F::ZERO, |acc, &v| acc * pt + v);
-    for j in [0, 1, 2, t.size() / 3, t.size() - 1] {
-        let pt = t.generator().pow_u64(j as u64);
-        assert_eq!(x[j], horner(pt), "2^{} at {j}", t.log_size());
-        assert_eq!(
-            c[j],
-            horner(pt * t.coset_shift()),
-            "coset 2^{} at {j}",
-            t.log_size()
-        );
+    for (kind, shift) in [
+        (Transform::Forward, F::ONE),
+        (Transform::CosetForward, t.coset_shift()),
+    ] {
+        let mut x = a.clone();
+        t.apply(kind, &mut x, Order::Natural, Order::Natural)
+            .unwrap();
+        for j in [0, 1, 2, t.size() / 3, t.size() - 1] {
+            let pt = t.generator().pow_u64(j as u64) * shift;
+            assert_eq!(x[j], horner(pt), "{kind:?} 2^{} at {j}", t.log_size());
+        }
+        t.apply(kind.inverse(), &mut x, Order::Natural, Order::Natural)
+            .unwrap();
+        assert_eq!(x, a, "{kind:?} undone 2^{}", t.log_size());
     }
-    t.inverse(&mut x, Order::Natural, Order::Natural).unwrap();
-    assert_eq!(x, a);
-    t.coset_inverse(&mut c, Order::Natural, Order::Natural)
-        .unwrap();
-    assert_eq!(c, a);
 }
 
 /// Inverse after forward is the identity, on random sizes, orders, and subgroup or coset.
@@ -137,13 +116,14 @@ pub fn round_trips<F: NttField, T: TwoAdicTransform<F>>(make: impl Fn(u32) -> T,
         let t = make(log_n);
         let a: Vec<F> = elements(&mut rng(seed), t.size());
         let mut x = a.clone();
-        if coset {
-            t.coset_forward(&mut x, Order::Natural, out).unwrap();
-            t.coset_inverse(&mut x, out, Order::Natural).unwrap();
+        let kind = if coset {
+            Transform::CosetForward
         } else {
-            t.forward(&mut x, Order::Natural, out).unwrap();
-            t.inverse(&mut x, out, Order::Natural).unwrap();
-        }
+            Transform::Forward
+        };
+        t.apply(kind, &mut x, Order::Natural, out).unwrap();
+        t.apply(kind.inverse(), &mut x, out, Order::Natural)
+            .unwrap();
         prop_assert_eq!(&x, &a);
         Ok(())
     });

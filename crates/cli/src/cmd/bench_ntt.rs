@@ -6,7 +6,7 @@ use anyhow::{ensure, Context, Result};
 use clap::ValueEnum;
 use fastzk_field::{Goldilocks, NttField};
 use fastzk_pairing::{with_pairing_curve, Fr};
-use fastzk_poly::{reverse_bits, NaiveDft, Order, Radix2Domain, TwoAdicTransform};
+use fastzk_poly::{reverse_bits, NaiveDft, Order, Radix2Domain, Transform, TwoAdicTransform};
 use rand_core::OsRng;
 
 use crate::args::{value_name, FieldArg};
@@ -67,36 +67,22 @@ pub enum NttEngine {
 }
 use NttEngine as Engine;
 
-fn apply<F: NttField>(
-    d: &Radix2Domain<F>,
-    engine: Engine,
-    coset: bool,
-    batch: usize,
-    v: &mut [F],
-) -> Result<()> {
+fn apply<F: NttField>(d: &Radix2Domain<F>, engine: Engine, coset: bool, v: &mut [F]) -> Result<()> {
     let out = if engine == Engine::FastzkBitrev {
         Order::BitReversed
     } else {
         Order::Natural
     };
-    match (engine, coset, batch) {
-        (Engine::Naive, _, _) => {
-            let naive =
-                NaiveDft::with_root(d.log_size(), d.generator())?.with_coset(d.coset_shift())?;
-            if coset {
-                naive.coset_forward_batch(v, Order::Natural, Order::Natural)?
-            } else {
-                naive.forward_batch(v, Order::Natural, Order::Natural)?
-            }
-        }
-        (Engine::Inverse, false, 1) => d.inverse(v, Order::Natural, Order::Natural)?,
-        (Engine::Inverse, true, 1) => d.coset_inverse(v, Order::Natural, Order::Natural)?,
-        (Engine::Inverse, false, _) => d.inverse_batch(v, Order::Natural, Order::Natural)?,
-        (Engine::Inverse, true, _) => d.coset_inverse_batch(v, Order::Natural, Order::Natural)?,
-        (_, false, 1) => d.forward(v, Order::Natural, out)?,
-        (_, true, 1) => d.coset_forward(v, Order::Natural, out)?,
-        (_, false, _) => d.forward_batch(v, Order::Natural, out)?,
-        (_, true, _) => d.coset_forward_batch(v, Order::Natural, out)?,
+    let kind = match (engine, coset) {
+        (Engine::Inverse, false) => Transform::Inverse,
+        (Engine::Inverse, true) => Transform::CosetInverse,
+        (_, false) => Transform::Forward,
+        (_, true) => Transform::CosetForward,
+    };
+    if engine == Engine::Naive {
+        NaiveDft::on(*d.subgroup()).apply_batch(kind, v, Order::Natural, out)?
+    } else {
+        d.apply_batch(kind, v, Order::Natural, out)?
     }
     Ok(())
 }
@@ -119,18 +105,18 @@ fn bench<F: NttField>(args: &NttBenchArgs) -> Result<()> {
     // Check against a second engine: the O(n²) DFT at small sizes, otherwise the inverse
     // transform (and spot evaluations by Horner).
     let mut out = input.clone();
-    apply(&d, engine, args.coset, args.batch, &mut out)?;
+    apply(&d, engine, args.coset, &mut out)?;
     let check = if engine != Engine::Naive && args.log_size <= 10 {
         let mut want = input.clone();
         let reference = if engine == Engine::Inverse {
             // inverse ∘ naive forward = identity
-            apply(&d, Engine::Naive, args.coset, args.batch, &mut want)?;
+            apply(&d, Engine::Naive, args.coset, &mut want)?;
             let mut back = want.clone();
-            apply(&d, Engine::Inverse, args.coset, args.batch, &mut back)?;
+            apply(&d, Engine::Inverse, args.coset, &mut back)?;
             ensure!(back == input, "inverse NTT disagrees with the naive DFT");
             "naive DFT"
         } else {
-            apply(&d, Engine::Naive, args.coset, args.batch, &mut want)?;
+            apply(&d, Engine::Naive, args.coset, &mut want)?;
             if engine == Engine::FastzkBitrev {
                 for row in want.chunks_mut(d.size()) {
                     fastzk_poly::bit_reverse_permute(row)?;
@@ -151,7 +137,7 @@ fn bench<F: NttField>(args: &NttBenchArgs) -> Result<()> {
         if engine == Engine::Inverse {
             back_engine = Engine::Fastzk;
         }
-        apply(&d, back_engine, args.coset, args.batch, &mut back)?;
+        apply(&d, back_engine, args.coset, &mut back)?;
         ensure!(back == input, "forward and inverse NTT do not round-trip");
         if engine != Engine::Inverse {
             let shift = if args.coset { d.coset_shift() } else { F::ONE };
@@ -180,7 +166,7 @@ fn bench<F: NttField>(args: &NttBenchArgs) -> Result<()> {
     for _ in 0..args.runs {
         let mut v = input.clone();
         let t = Instant::now();
-        apply(&d, engine, args.coset, args.batch, &mut v)?;
+        apply(&d, engine, args.coset, &mut v)?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box(&v);
     }

@@ -3,17 +3,9 @@
 
 use fastzk_field::cpu::Capability;
 
-/// The CPU's model name, where the OS says it.
-pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+/// The CPU's model name, where the OS says it (else the architecture).
+fn cpu_model() -> String {
+    fastzk_field::cpu::model().unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }
 
 pub fn run() {

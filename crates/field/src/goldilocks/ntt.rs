@@ -3,23 +3,17 @@
 
 use super::packed::{self, Backend};
 use super::Goldilocks;
-use crate::ntt::NttField;
-use crate::traits::LengthMismatch;
+use crate::ntt::{NttField, NttResult};
 
 impl NttField for Goldilocks {
     const FUSED_LAST3: bool = true;
 
     #[inline]
-    fn ct_rows(
-        lo: &mut [Self],
-        hi: &mut [Self],
-        s: Self,
-        _last: bool,
-    ) -> Result<(), LengthMismatch> {
+    fn ct_rows(lo: &mut [Self], hi: &mut [Self], s: Self, _last: bool) -> NttResult {
         Backend::detect().butterfly_ct(lo, hi, s)
     }
 
-    fn ct_last3(x: &mut [Self], w: &[Self], g0: usize) -> Result<(), LengthMismatch> {
+    fn ct_last3(x: &mut [Self], w: &[Self], g0: usize) -> NttResult {
         Backend::detect().ntt_ct_last3(x, w, g0)
     }
 
@@ -30,16 +24,16 @@ impl NttField for Goldilocks {
         s: Self,
         c: Option<Self>,
         _last: bool,
-    ) -> Result<(), LengthMismatch> {
+    ) -> NttResult {
         Backend::detect().butterfly_gs(lo, hi, s, c)
     }
 
-    fn gs_first3(x: &mut [Self], w_inv: &[Self], g0: usize) -> Result<(), LengthMismatch> {
+    fn gs_first3(x: &mut [Self], w_inv: &[Self], g0: usize) -> NttResult {
         Backend::detect().ntt_gs_first3(x, w_inv, g0)
     }
 
     #[inline]
-    fn mul_assign_slice(a: &mut [Self], b: &[Self]) -> Result<(), LengthMismatch> {
+    fn mul_assign_slice(a: &mut [Self], b: &[Self]) -> NttResult {
         packed::mul_assign(a, b)
     }
 }

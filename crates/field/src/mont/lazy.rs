@@ -4,8 +4,11 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::x86_64::{lazy4, widen, width};
+use core::marker::PhantomData;
+
 use super::{select, Fp, MontConfig};
 use crate::bigint;
+use crate::quad::QuadExtConfig;
 use crate::traits::Field;
 
 impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
@@ -48,42 +51,6 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         Self::from_montgomery_limbs_unchecked(bigint::add(&self.limbs, &d).0)
     }
 
-    /// `(a0 + a1·u)(b0 + b1·u)` in `Fp[u]/(u^2 + 1)` as canonical `(c0, c1)`, by
-    /// Karatsuba with lazy reduction: with `SPARE_BITS ≥ 2` (`4p < R`) the sums
-    /// `a0 + a1`, `b0 + b1` (`< 2p`) feed the Montgomery product unreduced (the chain
-    /// operand stays below `3p < R`, the product below `4p²/R + p < 2p`) and `c1` is
-    /// reduced once at the end. Fields without the margin use the reduced formulas.
-    #[inline(always)]
-    pub fn mul_ext_minus_one(a0: Self, a1: Self, b0: Self, b1: Self) -> (Self, Self) {
-        let v0 = a0 * b0;
-        let v1 = a1 * b1;
-        if Self::SPARE_BITS >= 2 {
-            let s = a0.add_lazy(&a1);
-            let t = b0.add_lazy(&b1);
-            // Below 2p; then m + 2p − (v0 + v1) < 4p, then to [0, p).
-            let m = s.mul_lazy(&t);
-            let c1 = m.sub_lazy(&v0.add_lazy(&v1)).canonicalize_lazy();
-            (v0 - v1, c1)
-        } else {
-            (v0 - v1, (a0 + a1) * (b0 + b1) - v0 - v1)
-        }
-    }
-
-    /// `(a0 + a1·u)^2` in `Fp[u]/(u^2 + 1)` as canonical `(c0, c1)`:
-    /// `((a0 + a1)(a0 − a1), 2·a0·a1)`, with the sum and the doubling left unreduced
-    /// (`< 2p`) when `SPARE_BITS ≥ 2`; each product is then `< 2p·p/R + p < 2p` and
-    /// reduced once.
-    #[inline(always)]
-    pub fn square_ext_minus_one(a0: Self, a1: Self) -> (Self, Self) {
-        if Self::SPARE_BITS >= 2 {
-            let c0 = a0.add_lazy(&a1).mul_lazy(&(a0 - a1)).reduce_below_p();
-            let c1 = a0.add_lazy(&a0).mul_lazy(&a1).reduce_below_p();
-            (c0, c1)
-        } else {
-            ((a0 + a1) * (a0 - a1), (a0 * a1).double())
-        }
-    }
-
     /// `x − m` if `x ≥ m`, else `x`, without a branch.
     #[inline(always)]
     fn cond_sub_static(&self, m: &'static [u64; N]) -> Self {
@@ -112,5 +79,59 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     #[inline(always)]
     pub fn canonicalize_lazy(&self) -> Self {
         self.reduce_below_2p().reduce_below_p()
+    }
+}
+
+/// `Fp[u]/(u^2 + 1)` over a Montgomery field with `p ≡ 3 (mod 4)` (so `−1` is a
+/// non-residue): the `Fq2` of BN254 and BLS12-381, with the lazy-reduction products above.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct MinusOneExt<P, const N: usize>(PhantomData<P>);
+
+impl<P: MontConfig<N>, const N: usize> QuadExtConfig for MinusOneExt<P, N> {
+    type Base = Fp<P, N>;
+    const NAME: &'static str = "Fq2";
+    const NONRESIDUE: Fp<P, N> = {
+        assert!(
+            P::MODULUS[0] & 3 == 3,
+            "−1 is a square unless p ≡ 3 (mod 4)"
+        );
+        Fp::from_montgomery_limbs_unchecked(bigint::sub(&P::MODULUS, &P::R).0)
+    };
+    const NONRESIDUE_IS_MINUS_ONE: bool = true;
+    #[inline(always)]
+    fn mul_by_nonresidue(x: Fp<P, N>) -> Fp<P, N> {
+        -x
+    }
+    /// `(a0 + a1·u)(b0 + b1·u)` by Karatsuba with lazy reduction: with `SPARE_BITS ≥ 2`
+    /// (`4p < R`) the sums `a0 + a1`, `b0 + b1` (`< 2p`) feed the Montgomery product
+    /// unreduced (the chain operand stays below `3p < R`, the product below
+    /// `4p²/R + p < 2p`) and `c1` is reduced once at the end. Fields without the margin
+    /// use the reduced formulas.
+    #[inline(always)]
+    fn mul_coeffs([a0, a1]: [Fp<P, N>; 2], [b0, b1]: [Fp<P, N>; 2]) -> [Fp<P, N>; 2] {
+        let v0 = a0 * b0;
+        let v1 = a1 * b1;
+        if Fp::<P, N>::SPARE_BITS >= 2 {
+            let s = a0.add_lazy(&a1);
+            let t = b0.add_lazy(&b1);
+            // Below 2p; then m + 2p − (v0 + v1) < 4p, then to [0, p).
+            let m = s.mul_lazy(&t);
+            [v0 - v1, m.sub_lazy(&v0.add_lazy(&v1)).canonicalize_lazy()]
+        } else {
+            [v0 - v1, (a0 + a1) * (b0 + b1) - v0 - v1]
+        }
+    }
+    /// `((a0 + a1)(a0 − a1), 2·a0·a1)`, with the sum and the doubling left unreduced
+    /// (`< 2p`) when `SPARE_BITS ≥ 2`; each product is then `< 2p·p/R + p < 2p` and
+    /// reduced once.
+    #[inline(always)]
+    fn square_coeffs([a0, a1]: [Fp<P, N>; 2]) -> [Fp<P, N>; 2] {
+        if Fp::<P, N>::SPARE_BITS >= 2 {
+            let c0 = a0.add_lazy(&a1).mul_lazy(&(a0 - a1)).reduce_below_p();
+            let c1 = a0.add_lazy(&a0).mul_lazy(&a1).reduce_below_p();
+            [c0, c1]
+        } else {
+            [(a0 + a1) * (a0 - a1), (a0 * a1).double()]
+        }
     }
 }

@@ -18,6 +18,7 @@ mod ntt;
 mod x86_64;
 
 pub use config::{MontConfig, MontTable};
+pub use lazy::MinusOneExt;
 
 use crate::bigint;
 use crate::traits::{Field, FieldError, Legendre, PrimeField};

@@ -5,8 +5,7 @@
 //! last level canonicalises. Fields with one spare bit keep the reduced defaults.
 
 use super::{Fp, MontConfig};
-use crate::ntt::{reduced, same_len, NttField};
-use crate::traits::LengthMismatch;
+use crate::ntt::{reduced, same_len, NttField, NttResult};
 
 impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     /// Whether the lazy butterflies are sound for this field.
@@ -41,15 +40,9 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     /// [`NttField::ct_quad`] monomorphised on the backend, `s = s0 = 1` (`ONE`: the top
     /// two levels of a transform) and `LAST`.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
     fn ct_quad_lazy<const ADX: bool, const ONE: bool, const LAST: bool>(
-        a: &mut [Self],
-        b: &mut [Self],
-        c: &mut [Self],
-        d: &mut [Self],
-        s: Self,
-        s0: Self,
-        s1: Self,
+        [a, b, c, d]: [&mut [Self]; 4],
+        [s, s0, s1]: [Self; 3],
     ) {
         let q = a.len();
         let (b, c, d) = (&mut b[..q], &mut c[..q], &mut d[..q]);
@@ -97,12 +90,7 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
 
     /// Lazy: inputs in `[0, 4p)`, outputs in `[0, 4p)` (canonical when `last`).
     #[inline]
-    fn ct_rows(
-        lo: &mut [Self],
-        hi: &mut [Self],
-        s: Self,
-        last: bool,
-    ) -> Result<(), LengthMismatch> {
+    fn ct_rows(lo: &mut [Self], hi: &mut [Self], s: Self, last: bool) -> NttResult {
         if !Self::LAZY_NTT {
             return reduced::ct_rows(lo, hi, s);
         }
@@ -122,32 +110,23 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
         Ok(())
     }
 
-    fn ct_quad(
-        a: &mut [Self],
-        b: &mut [Self],
-        c: &mut [Self],
-        d: &mut [Self],
-        s: Self,
-        s0: Self,
-        s1: Self,
-        last: bool,
-    ) -> Result<(), LengthMismatch> {
+    fn ct_quad(quarters: [&mut [Self]; 4], twiddles: [Self; 3], last: bool) -> NttResult {
+        let ([a, b, c, d], [s, s0, s1]) = (quarters, twiddles);
         if !Self::LAZY_NTT {
             reduced::ct_rows(a, c, s)?;
             reduced::ct_rows(b, d, s)?;
             reduced::ct_rows(a, b, s0)?;
             return reduced::ct_rows(c, d, s1);
         }
-        let q = a.len();
         for len in [b.len(), c.len(), d.len()] {
-            same_len(q, len)?;
+            same_len(a.len(), len)?;
         }
         let one = s == Self::ONE && s0 == Self::ONE;
         macro_rules! go {
             ($($adx:literal, $one:literal, $last:literal);*) => {
                 match (crate::cpu::adx(), one, last) {
                     $(($adx, $one, $last) => {
-                        Self::ct_quad_lazy::<$adx, $one, $last>(a, b, c, d, s, s0, s1)
+                        Self::ct_quad_lazy::<$adx, $one, $last>([a, b, c, d], twiddles)
                     })*
                 }
             };
@@ -159,7 +138,7 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
 
     /// Lazy: inputs in `[0, 4p)`, canonical outputs when `last`.
     #[inline]
-    fn ct_pairs(x: &mut [Self], tw: &[Self], last: bool) -> Result<(), LengthMismatch> {
+    fn ct_pairs(x: &mut [Self], tw: &[Self], last: bool) -> NttResult {
         if !Self::LAZY_NTT {
             return reduced::ct_pairs(x, tw);
         }
@@ -188,7 +167,7 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
         s: Self,
         c: Option<Self>,
         last: bool,
-    ) -> Result<(), LengthMismatch> {
+    ) -> NttResult {
         if !Self::LAZY_NTT {
             return reduced::gs_rows(lo, hi, s, c);
         }
@@ -212,7 +191,7 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
     }
 
     #[inline]
-    fn gs_pairs(x: &mut [Self], tw: &[Self], last: bool) -> Result<(), LengthMismatch> {
+    fn gs_pairs(x: &mut [Self], tw: &[Self], last: bool) -> NttResult {
         if !Self::LAZY_NTT {
             return reduced::gs_pairs(x, tw);
         }

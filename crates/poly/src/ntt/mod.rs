@@ -73,8 +73,7 @@ fn ct_block<F: NttField>(x: &mut [F], w: &[F], base: usize) -> Result {
             let tw0 = &w[base << t..(base << t) + (1 << t)];
             let tw1 = &w[base << (t + 1)..(base << (t + 1)) + (2 << t)];
             for ((blk, &s), s01) in x.chunks_exact_mut(4 * q).zip(tw0).zip(tw1.chunks_exact(2)) {
-                let [a, b, c, d] = quarters(blk);
-                F::ct_quad(a, b, c, d, s, s01[0], s01[1], t + 2 == k)?;
+                F::ct_quad(quarters(blk), [s, s01[0], s01[1]], t + 2 == k)?;
             }
             t += 2;
         }
@@ -227,8 +226,8 @@ fn ct_columns<F: NttField>(x: &mut [F], w: &[F], base: usize, l: u32, parallel: 
                     let s0 = w[(base << (t + 1)) + 2 * i];
                     let s1 = w[(base << (t + 1)) + 2 * i + 1];
                     for r in 4 * i * q..4 * i * q + q {
-                        let [a, b, c, d] = tile.rows([r, r + q, r + 2 * q, r + 3 * q]);
-                        F::ct_quad(a, b, c, d, s, s0, s1, false)?;
+                        let rows = tile.rows([r, r + q, r + 2 * q, r + 3 * q]);
+                        F::ct_quad(rows, [s, s0, s1], false)?;
                     }
                 }
                 t += 2;

@@ -463,18 +463,6 @@ fn print_tables(curve: Curve, results: &[SizeResult]) {
     }
 }
 
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
-}
-
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -486,7 +474,7 @@ fn main() {
     println!(
         "groth16_compare: {} rayon threads on {} (load average {}); sizes {:?}; {} timed run(s) after {} warm-up(s){}{}",
         rayon::current_num_threads(),
-        cpu_model(),
+        fastzk_field::cpu::model().unwrap_or_else(|| "unknown CPU".into()),
         load_average(),
         cfg.sizes,
         cfg.runs,

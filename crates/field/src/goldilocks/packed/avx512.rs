@@ -8,6 +8,8 @@
 
 use core::arch::x86_64::*;
 
+use super::slices::pair_lengths;
+
 const P: i64 = 0xffff_ffff_0000_0001_u64 as i64;
 const EPS: i64 = 0xffff_ffff;
 
@@ -94,96 +96,15 @@ unsafe fn st(p: *mut u64, v: __m512i) {
     _mm512_storeu_si512(p.cast(), v)
 }
 
-macro_rules! binary {
-    ($name:ident, $op:ident, $scalar:path) => {
-        #[target_feature(enable = "avx512f")]
-        pub(super) unsafe fn $name(a: &mut [u64], b: &[u64]) {
-            let n = a.len().min(b.len());
-            let full = n - n % 8;
-            let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
-            let mut i = 0;
-            while i < full {
-                st(pa.add(i), $op(ld(pa.add(i)), ld(pb.add(i))));
-                i += 8;
-            }
-            $scalar(&mut a[full..n], &b[full..n]);
-        }
-    };
-}
-binary!(add_assign, add, super::scalar::add_assign);
-binary!(sub_assign, sub, super::scalar::sub_assign);
-binary!(mul_assign, mul, super::scalar::mul_assign);
-
+/// `s` in every lane, and its high halves (the form [`mul_hi`] takes).
+#[inline]
 #[target_feature(enable = "avx512f")]
-pub(super) unsafe fn scale(a: &mut [u64], s: u64) {
-    let n = a.len();
-    let full = n - n % 8;
-    let sv = _mm512_set1_epi64(s as i64);
-    let sh = _mm512_srli_epi64::<32>(sv);
-    let pa = a.as_mut_ptr();
-    let mut i = 0;
-    while i < full {
-        st(pa.add(i), mul_hi(ld(pa.add(i)), sv, sh));
-        i += 8;
-    }
-    super::scalar::scale(&mut a[full..], s);
+fn splat(s: u64) -> (__m512i, __m512i) {
+    let v = _mm512_set1_epi64(s as i64);
+    (v, _mm512_srli_epi64::<32>(v))
 }
 
-#[target_feature(enable = "avx512f")]
-pub(super) unsafe fn butterfly_ct(lo: &mut [u64], hi: &mut [u64], s: u64) {
-    let n = lo.len().min(hi.len());
-    let full = n - n % 8;
-    let sv = _mm512_set1_epi64(s as i64);
-    let sh = _mm512_srli_epi64::<32>(sv);
-    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
-    let mut i = 0;
-    while i < full {
-        let u = ld(pl.add(i));
-        let v = mul_hi(ld(ph.add(i)), sv, sh);
-        st(pl.add(i), add(u, v));
-        st(ph.add(i), sub(u, v));
-        i += 8;
-    }
-    super::scalar::butterfly_ct(&mut lo[full..n], &mut hi[full..n], s);
-}
-
-#[target_feature(enable = "avx512f")]
-pub(super) unsafe fn butterfly_gs(lo: &mut [u64], hi: &mut [u64], s: u64) {
-    let n = lo.len().min(hi.len());
-    let full = n - n % 8;
-    let sv = _mm512_set1_epi64(s as i64);
-    let sh = _mm512_srli_epi64::<32>(sv);
-    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
-    let mut i = 0;
-    while i < full {
-        let u = ld(pl.add(i));
-        let v = ld(ph.add(i));
-        st(pl.add(i), add(u, v));
-        st(ph.add(i), mul_hi(sub(u, v), sv, sh));
-        i += 8;
-    }
-    super::scalar::butterfly_gs(&mut lo[full..n], &mut hi[full..n], s);
-}
-
-#[target_feature(enable = "avx512f")]
-pub(super) unsafe fn butterfly_gs_scaled(lo: &mut [u64], hi: &mut [u64], sc: u64, c: u64) {
-    let n = lo.len().min(hi.len());
-    let full = n - n % 8;
-    let sv = _mm512_set1_epi64(sc as i64);
-    let sh = _mm512_srli_epi64::<32>(sv);
-    let cv = _mm512_set1_epi64(c as i64);
-    let ch = _mm512_srli_epi64::<32>(cv);
-    let (pl, ph) = (lo.as_mut_ptr(), hi.as_mut_ptr());
-    let mut i = 0;
-    while i < full {
-        let u = ld(pl.add(i));
-        let v = ld(ph.add(i));
-        st(pl.add(i), mul_hi(add(u, v), cv, ch));
-        st(ph.add(i), mul_hi(sub(u, v), sv, sh));
-        i += 8;
-    }
-    super::scalar::butterfly_gs_scaled(&mut lo[full..n], &mut hi[full..n], sc, c);
-}
+slice_kernels!("avx512f", 8);
 
 #[inline]
 #[target_feature(enable = "avx512f")]

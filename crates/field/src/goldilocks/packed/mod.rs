@@ -15,6 +15,9 @@ use crate::ntt::{check_last3, same_len};
 pub use crate::LengthMismatch;
 
 #[cfg(target_arch = "x86_64")]
+#[macro_use]
+mod slices;
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
