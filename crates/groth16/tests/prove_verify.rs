@@ -239,3 +239,42 @@ fn h_query_size_matches_domain_and_public_rows_are_bound() {
     assert!(verify(&pk.vk, &z[1..2], &proof).unwrap());
     assert!(!verify(&pk.vk, &[Fr::<Bn254>::from_u64(43)], &proof).unwrap());
 }
+
+/// The key's domain generator is checked (order exactly `2n`) and is the one the prover
+/// uses: a key claiming another valid root proves nothing, and cannot be written as a
+/// snarkjs zkey.
+#[test]
+fn key_domain_generator_is_checked_and_used() {
+    let (r1cs, z) = instance::<Bn254>(4, 1, 5);
+    let pk = key::<Bn254>(&r1cs, 3);
+    assert!(pk.check_shape().is_ok());
+    assert!(fastzk_groth16::Zkey::new(pk.clone()).to_bytes().is_ok());
+
+    // Order n (a root of the domain itself, not of the 2n one): refused everywhere.
+    let short = ProvingKey {
+        omega_2n: pk.omega_2n.square(),
+        ..pk.clone()
+    };
+    assert!(short.check_shape().unwrap_err().contains("order below"));
+    assert!(matches!(prove(&short, &z), Err(ProveError::Key(_))));
+    assert!(fastzk_groth16::Zkey::new(short).to_bytes().is_err());
+    let not_root = ProvingKey {
+        omega_2n: Fr::<Bn254>::from_u64(3),
+        ..pk.clone()
+    };
+    assert!(not_root.check_shape().is_err());
+
+    // Another primitive 2n-th root: a valid shape, but not the basis the key's H query was
+    // built on, so the odd-coset quotient is wrong and the self-check refuses the proof;
+    // and snarkjs could not use it, so it is not written as a zkey.
+    let other = ProvingKey {
+        omega_2n: pk.omega_2n.pow_u64(3),
+        ..pk.clone()
+    };
+    assert!(other.check_shape().is_ok());
+    assert!(matches!(
+        prove(&other, &z),
+        Err(ProveError::SelfCheckFailed)
+    ));
+    assert!(fastzk_groth16::Zkey::new(other).to_bytes().is_err());
+}

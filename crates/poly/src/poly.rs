@@ -239,7 +239,6 @@ impl<F: NttField> Radix2Domain<F> {
     /// All Lagrange basis polynomials of the domain at `x`:
     /// `L_i(x) = ω^i (x^n − 1) / (n (x − ω^i))`, and the unit vector when `x ∈ H`.
     pub fn lagrange_coefficients(&self, x: F) -> Vec<F> {
-        let n = self.size();
         let zx = self.evaluate_vanishing(x);
         let elems = self.elements();
         if zx.is_zero() {
@@ -251,7 +250,6 @@ impl<F: NttField> Radix2Domain<F> {
         let mut d: Vec<F> = elems.iter().map(|&w| x - w).collect();
         batch_inverse(&mut d);
         let c = zx * self.size_inv();
-        let _ = n;
         d.iter().zip(&elems).map(|(&di, &w)| c * w * di).collect()
     }
 }

@@ -2,10 +2,10 @@
 //! operations and reduced once at the end. The NTT butterflies and the `Fq2`
 //! multiplication use it; `tests` check every bound.
 
-#[cfg(target_arch = "x86_64")]
-use super::x86_64::{lazy4, widen, width};
 use core::marker::PhantomData;
 
+#[cfg(target_arch = "x86_64")]
+use super::x86_64::{lazy4, widen, width};
 use super::{select, Fp, MontConfig};
 use crate::bigint;
 use crate::quad::QuadExtConfig;
@@ -93,7 +93,7 @@ impl<P: MontConfig<N>, const N: usize> QuadExtConfig for MinusOneExt<P, N> {
     const NONRESIDUE: Fp<P, N> = {
         assert!(
             P::MODULUS[0] & 3 == 3,
-            "−1 is a square unless p ≡ 3 (mod 4)"
+            "MinusOneExt needs p ≡ 3 (mod 4): otherwise −1 is a square"
         );
         Fp::from_montgomery_limbs_unchecked(bigint::sub(&P::MODULUS, &P::R).0)
     };
