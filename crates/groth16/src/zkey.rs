@@ -171,48 +171,26 @@ impl<E: PairingCurve> Zkey<E> {
                 )));
             }
         }
-        let ic = decode_points::<E::G1>(
-            bin.require(3)?,
-            n_public + 1,
-            validate,
-            &ctx.section("section 3 (IC)"),
-        )?;
+        let g1 = |id: u32, count: u64, name: &str| {
+            decode_points::<E::G1>(bin.require(id)?, count, validate, &ctx.section(name))
+        };
+        let ic = g1(3, n_public + 1, "section 3 (IC)")?;
         let (a_matrix, b_matrix) = parse_coefficients::<E>(
             bin.require(4)?,
             n_vars,
             domain_size,
             &ctx.section("section 4 (coefficients)"),
         )?;
-        let a_query = decode_points::<E::G1>(
-            bin.require(5)?,
-            n_vars,
-            validate,
-            &ctx.section("section 5 (A)"),
-        )?;
-        let b_g1_query = decode_points::<E::G1>(
-            bin.require(6)?,
-            n_vars,
-            validate,
-            &ctx.section("section 6 (B1)"),
-        )?;
+        let a_query = g1(5, n_vars, "section 5 (A)")?;
+        let b_g1_query = g1(6, n_vars, "section 6 (B1)")?;
         let b_g2_query = decode_points::<E::G2>(
             bin.require(7)?,
             n_vars,
             validate,
             &ctx.section("section 7 (B2)"),
         )?;
-        let c_query = decode_points::<E::G1>(
-            bin.require(8)?,
-            n_private,
-            validate,
-            &ctx.section("section 8 (C)"),
-        )?;
-        let h_query = decode_points::<E::G1>(
-            bin.require(9)?,
-            domain_size,
-            validate,
-            &ctx.section("section 9 (H)"),
-        )?;
+        let c_query = g1(8, n_private, "section 8 (C)")?;
+        let h_query = g1(9, domain_size, "section 9 (H)")?;
         let contributions = bin.require(10)?.to_vec();
         check_contributions(&contributions, &ctx.section("section 10 (contributions)"))?;
 

@@ -16,7 +16,6 @@ use crate::{check_len, Order, PolyError};
 #[derive(Clone)]
 pub struct Radix2Domain<F: NttField> {
     sub: Subgroup<F>,
-    n: usize,
     omega_inv: F,
     n_inv: F,
     coset_inv: F,
@@ -75,7 +74,6 @@ impl<F: NttField> Radix2Domain<F> {
         let n_inv = F::from_u64(n as u64).inverse().expect("n < p");
         Self {
             sub,
-            n,
             omega_inv,
             n_inv,
             coset_inv: coset.inverse().expect("a checked coset shift is non-zero"),
@@ -152,17 +150,17 @@ impl<F: NttField> Radix2Domain<F> {
     }
     /// `[1, ω, …, ω^(n−1)]`.
     pub fn elements(&self) -> Vec<F> {
-        powers(self.generator(), self.n)
+        powers(self.generator(), self.size())
     }
     /// `Z_H(x) = x^n − 1`.
     pub fn evaluate_vanishing(&self, x: F) -> F {
-        x.pow_u64(self.n as u64) - F::ONE
+        x.pow_u64(self.size() as u64) - F::ONE
     }
 
     fn coset_tables(&self) -> &(Vec<F>, Vec<F>) {
         self.coset_powers.get_or_init(|| {
-            let fwd = powers(self.coset_shift(), self.n);
-            let mut inv = powers(self.coset_inv, self.n);
+            let fwd = powers(self.coset_shift(), self.size());
+            let mut inv = powers(self.coset_inv, self.size());
             mul_pointwise_scalar(&mut inv, self.n_inv);
             (fwd, inv)
         })
@@ -218,7 +216,7 @@ impl<F: NttField> TwoAdicTransform<F> for Radix2Domain<F> {
         input: Order,
         output: Order,
     ) -> Result<(), PolyError> {
-        check_len(self.n, a.len())?;
+        check_len(self.size(), a.len())?;
         self.run(kind, a, input, output, true)
     }
     /// Rows run in parallel, each on one thread (a single row uses all of them).
@@ -229,11 +227,11 @@ impl<F: NttField> TwoAdicTransform<F> for Radix2Domain<F> {
         input: Order,
         output: Order,
     ) -> Result<(), PolyError> {
-        check_rows(self.n, rows.len())?;
-        if rows.len() == self.n {
+        check_rows(self.size(), rows.len())?;
+        if rows.len() == self.size() {
             self.run(kind, rows, input, output, true)
         } else {
-            rows.par_chunks_mut(self.n)
+            rows.par_chunks_mut(self.size())
                 .try_for_each(|r| self.run(kind, r, input, output, false))
         }
     }

@@ -23,6 +23,21 @@ mod avx2;
 mod avx512;
 mod scalar;
 
+/// Calls the kernel `$f` of the backend `$be.effective()` picks.
+macro_rules! dispatch {
+    ($be:expr, $f:ident($($arg:expr),*)) => {
+        match $be.effective() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `effective` returns a vector backend only when the CPU has it.
+            Backend::Avx512 => unsafe { avx512::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Backend::Avx2 => unsafe { avx2::$f($($arg),*) },
+            _ => scalar::$f($($arg),*),
+        }
+    };
+}
+
 /// A way to execute packed Goldilocks arithmetic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Backend {
@@ -83,15 +98,7 @@ impl Backend {
     pub fn add_assign(self, a: &mut [Goldilocks], b: &[Goldilocks]) -> Result<(), LengthMismatch> {
         same_len(a.len(), b.len())?;
         let (a, b) = (as_u64_mut(a), as_u64(b));
-        match self.effective() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `effective` checked the CPU feature.
-            Backend::Avx512 => unsafe { avx512::add_assign(a, b) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx2 => unsafe { avx2::add_assign(a, b) },
-            _ => scalar::add_assign(a, b),
-        }
+        dispatch!(self, add_assign(a, b));
         Ok(())
     }
 
@@ -99,15 +106,7 @@ impl Backend {
     pub fn sub_assign(self, a: &mut [Goldilocks], b: &[Goldilocks]) -> Result<(), LengthMismatch> {
         same_len(a.len(), b.len())?;
         let (a, b) = (as_u64_mut(a), as_u64(b));
-        match self.effective() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `effective` checked the CPU feature.
-            Backend::Avx512 => unsafe { avx512::sub_assign(a, b) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx2 => unsafe { avx2::sub_assign(a, b) },
-            _ => scalar::sub_assign(a, b),
-        }
+        dispatch!(self, sub_assign(a, b));
         Ok(())
     }
 
@@ -115,30 +114,14 @@ impl Backend {
     pub fn mul_assign(self, a: &mut [Goldilocks], b: &[Goldilocks]) -> Result<(), LengthMismatch> {
         same_len(a.len(), b.len())?;
         let (a, b) = (as_u64_mut(a), as_u64(b));
-        match self.effective() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `effective` checked the CPU feature.
-            Backend::Avx512 => unsafe { avx512::mul_assign(a, b) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx2 => unsafe { avx2::mul_assign(a, b) },
-            _ => scalar::mul_assign(a, b),
-        }
+        dispatch!(self, mul_assign(a, b));
         Ok(())
     }
 
     /// `a[i] *= s`.
     pub fn scale(self, a: &mut [Goldilocks], s: Goldilocks) {
         let a = as_u64_mut(a);
-        match self.effective() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `effective` checked the CPU feature.
-            Backend::Avx512 => unsafe { avx512::scale(a, s.value()) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx2 => unsafe { avx2::scale(a, s.value()) },
-            _ => scalar::scale(a, s.value()),
-        }
+        dispatch!(self, scale(a, s.value()));
     }
 
     /// Cooley–Tukey butterflies with one twiddle:
@@ -151,15 +134,7 @@ impl Backend {
     ) -> Result<(), LengthMismatch> {
         same_len(lo.len(), hi.len())?;
         let (lo, hi) = (as_u64_mut(lo), as_u64_mut(hi));
-        match self.effective() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `effective` checked the CPU feature.
-            Backend::Avx512 => unsafe { avx512::butterfly_ct(lo, hi, s.value()) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Backend::Avx2 => unsafe { avx2::butterfly_ct(lo, hi, s.value()) },
-            _ => scalar::butterfly_ct(lo, hi, s.value()),
-        }
+        dispatch!(self, butterfly_ct(lo, hi, s.value()));
         Ok(())
     }
 
@@ -174,25 +149,12 @@ impl Backend {
     ) -> Result<(), LengthMismatch> {
         same_len(lo.len(), hi.len())?;
         let (lo, hi) = (as_u64_mut(lo), as_u64_mut(hi));
-        match (self.effective(), c) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `effective` checked the CPU feature.
-            (Backend::Avx512, None) => unsafe { avx512::butterfly_gs(lo, hi, s.value()) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            (Backend::Avx512, Some(c)) => unsafe {
-                avx512::butterfly_gs_scaled(lo, hi, (s * c).value(), c.value())
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            (Backend::Avx2, None) => unsafe { avx2::butterfly_gs(lo, hi, s.value()) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            (Backend::Avx2, Some(c)) => unsafe {
-                avx2::butterfly_gs_scaled(lo, hi, (s * c).value(), c.value())
-            },
-            (_, None) => scalar::butterfly_gs(lo, hi, s.value()),
-            (_, Some(c)) => scalar::butterfly_gs_scaled(lo, hi, (s * c).value(), c.value()),
+        match c {
+            None => dispatch!(self, butterfly_gs(lo, hi, s.value())),
+            Some(c) => dispatch!(
+                self,
+                butterfly_gs_scaled(lo, hi, (s * c).value(), c.value())
+            ),
         }
         Ok(())
     }
