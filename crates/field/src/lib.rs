@@ -19,7 +19,6 @@ pub mod batch;
 pub mod bigint;
 pub mod cpu;
 pub mod goldilocks;
-#[cfg(target_arch = "x86_64")]
 pub mod ifma;
 mod instances;
 mod mont;

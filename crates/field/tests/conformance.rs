@@ -21,17 +21,3 @@ fastzk_testing::quad_ext_tests!(bls12_381_fq2, bls12_381::Fq2Config);
 fastzk_testing::quad_ext_tests!(goldilocks_ext2, GoldilocksExt2Config);
 fastzk_testing::ark_quad_ext_tests!(bn254_fq2_ark, bn254::Fq2Config);
 fastzk_testing::ark_quad_ext_tests!(bls12_381_fq2_ark, bls12_381::Fq2Config);
-
-#[cfg(target_arch = "x86_64")]
-mod ifma {
-    use fastzk_field::ifma::lanes::{Fq2x8, Fq8};
-    use fastzk_field::{bls12_381, bn254};
-
-    fastzk_testing::ifma_field_tests!(bn254_fq, bn254::Fq, 4, 5);
-    fastzk_testing::ifma_field_tests!(bn254_fr, bn254::Fr, 4, 5);
-    fastzk_testing::ifma_field_tests!(bls12_381_fq, bls12_381::Fq, 6, 8);
-    fastzk_testing::lane_field_tests!(bn254_fq_lanes, Fq8<bn254::Fq, 4, 5>);
-    fastzk_testing::lane_field_tests!(bls12_381_fq_lanes, Fq8<bls12_381::Fq, 6, 8>);
-    fastzk_testing::lane_field_tests!(bn254_fq2_lanes, Fq2x8<bn254::Fq2Config, 4, 5>);
-    fastzk_testing::lane_field_tests!(bls12_381_fq2_lanes, Fq2x8<bls12_381::Fq2Config, 6, 8>);
-}

@@ -80,7 +80,10 @@ pub struct BucketAcc<C: CurveConfig> {
 }
 
 /// One batch for the eight-lane flush ([`IfmaFlush`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // no kernel reads it there
+#[cfg_attr(
+    not(any(target_arch = "x86_64", feature = "ifma-model")),
+    allow(dead_code)
+)] // no kernel reads it there
 pub(crate) struct FlushJob<'a, C: CurveConfig> {
     pub group: std::marker::PhantomData<C>,
     /// Bucket storage: bucket `b`'s `x` at `slots + b·stride`, `y` at `+ y_offset`.

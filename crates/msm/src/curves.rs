@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use fastzk_curve::{bls12_381, bn254, CurveConfig};
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", feature = "ifma-model"))]
 use fastzk_field::ifma::lanes::{Fq2x8, Fq8};
 
 use crate::ifma_flush::IfmaFlush;
@@ -25,12 +25,19 @@ pub trait MsmCurve: CurveConfig {
     fn ifma_flush() -> Option<&'static IfmaFlush<Self>> {
         None
     }
+    /// The same flush on the software model of the IFMA lanes (any host; tests).
+    #[cfg(feature = "ifma-model")]
+    fn ifma_flush_model() -> Option<&'static IfmaFlush<Self>> {
+        None
+    }
 }
 
-/// `msm_curve!(group, lanes)`: `lanes` is the IFMA lane type of the group's coordinate
-/// field (x86-64 only; the flush is detected at run time).
+/// `msm_curve!(group, Lanes<field, W, L>)`: `Lanes` is the IFMA lane type of the group's
+/// coordinate field (`Fq8` or `Fq2x8`, without its vector type), `W` and `L` its memory
+/// and lane limbs. The CPU's flush is x86-64 only and detected at run time; the model's
+/// runs anywhere.
 macro_rules! msm_curve {
-    ($cfg:ty, $lanes:ty) => {
+    ($cfg:ty, $lanes:ident<$field:ty, $w:literal, $l:literal>) => {
         impl MsmCurve for $cfg {
             #[inline]
             fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
@@ -42,8 +49,15 @@ macro_rules! msm_curve {
             }
             #[cfg(target_arch = "x86_64")]
             fn ifma_flush() -> Option<&'static IfmaFlush<Self>> {
+                type V = $lanes<$field, $w, $l, core::arch::x86_64::__m512i>;
                 static K: OnceLock<Option<IfmaFlush<$cfg>>> = OnceLock::new();
-                K.get_or_init(IfmaFlush::new::<$lanes>).as_ref()
+                K.get_or_init(IfmaFlush::new::<V>).as_ref()
+            }
+            #[cfg(feature = "ifma-model")]
+            fn ifma_flush_model() -> Option<&'static IfmaFlush<Self>> {
+                type V = $lanes<$field, $w, $l, fastzk_field::ifma::Model>;
+                static K: OnceLock<IfmaFlush<$cfg>> = OnceLock::new();
+                Some(K.get_or_init(IfmaFlush::model::<V>))
             }
         }
     };

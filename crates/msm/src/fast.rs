@@ -26,6 +26,9 @@ pub struct FastOptions {
     pub group_equal: bool,
     /// Flush buckets on eight lanes with AVX-512 IFMA where the CPU and group allow.
     pub simd: bool,
+    /// With `simd`, flush on the software model of the lanes (tests, any host).
+    #[cfg(feature = "ifma-model")]
+    pub ifma_model: bool,
 }
 
 impl Default for FastOptions {
@@ -36,6 +39,8 @@ impl Default for FastOptions {
             partition: true,
             group_equal: true,
             simd: true,
+            #[cfg(feature = "ifma-model")]
+            ifma_model: false,
         }
     }
 }
@@ -252,6 +257,19 @@ fn glv_expand<C: MsmCurve>(points: &[Affine<C>], scalars: &[[u64; 4]]) -> Option
     Some(((pts, ks), bits))
 }
 
+/// The eight-lane flush `opts` asks for, where the group (and, for the CPU's
+/// instructions, the CPU) has one.
+fn flush_kernel<C: MsmCurve>(opts: &FastOptions) -> Option<&'static IfmaFlush<C>> {
+    if !opts.simd {
+        return None;
+    }
+    #[cfg(feature = "ifma-model")]
+    if opts.ifma_model {
+        return C::ifma_flush_model();
+    }
+    C::ifma_flush()
+}
+
 /// The large-scalar part: optional GLV, then the batch-affine core.
 fn msm_large<C: MsmCurve>(
     points: &[Affine<C>],
@@ -264,7 +282,7 @@ fn msm_large<C: MsmCurve>(
         return Xyzz::identity();
     }
     let bits = scalars.par_iter().map(|k| bit_len(k)).max().unwrap_or(0);
-    let kernel = if opts.simd { C::ifma_flush() } else { None };
+    let kernel = flush_kernel::<C>(opts);
     let use_glv = opts
         .glv
         .unwrap_or_else(|| planner::glv_pays_with::<C>(n, bits, kernel.is_some()))

@@ -14,12 +14,17 @@
 //! bucket and point share an `x` coordinate (doubling or cancellation, rare) are not
 //! written; they are reported back so the caller can finish them with a projective
 //! addition.
+//!
+//! The flush is written once over the lane type `V` ([`LaneField`]) and its vector type
+//! ([`Avx512`]): [`IfmaFlush::new`] runs it on the CPU's AVX-512 IFMA instructions,
+//! [`IfmaFlush::model`] (feature `ifma-model`) on the software model of the lanes, on
+//! any host, for tests.
 
-use core::arch::x86_64::*;
 use core::mem::{offset_of, size_of};
 
 use fastzk_curve::{Affine, CurveConfig};
-use fastzk_field::ifma::{self, lanes::LaneField};
+use fastzk_field::ifma::lanes::LaneField;
+use fastzk_field::ifma::Avx512;
 
 use crate::bucket::FlushJob;
 
@@ -30,19 +35,47 @@ pub struct IfmaFlush<C: CurveConfig> {
     convert: unsafe fn(*mut u8, usize, usize, usize, usize, bool),
     to_ifma: fn(C::Base) -> C::Base,
     from_ifma: fn(C::Base) -> C::Base,
+    /// What runs the lanes ([`Avx512::NAME`]).
+    isa: &'static str,
 }
 
 impl<C: CurveConfig> IfmaFlush<C> {
     /// The flush for a group whose coordinates are held in the lane type `V`
     /// ([`Fq8`](fastzk_field::ifma::lanes::Fq8) for G1,
     /// [`Fq2x8`](fastzk_field::ifma::lanes::Fq2x8) for G2), if this CPU can run it.
-    pub fn new<V: LaneField<Elem = C::Base>>() -> Option<Self> {
-        ifma::is_supported().then_some(Self {
+    #[cfg(target_arch = "x86_64")]
+    pub fn new<V>() -> Option<Self>
+    where
+        V: LaneField<Elem = C::Base, Vec = core::arch::x86_64::__m512i>,
+    {
+        fastzk_field::ifma::is_supported().then_some(Self {
+            flush: flush_avx512::<C, V>,
+            convert: convert_avx512::<V>,
+            to_ifma: V::elem_to_ifma,
+            from_ifma: V::elem_from_ifma,
+            isa: V::Vec::NAME,
+        })
+    }
+
+    /// The same flush on the software model of the lanes
+    /// ([`Model`](fastzk_field::ifma::Model)): any host, slow, for tests and debugging.
+    #[cfg(feature = "ifma-model")]
+    pub fn model<V>() -> Self
+    where
+        V: LaneField<Elem = C::Base, Vec = fastzk_field::ifma::Model>,
+    {
+        Self {
             flush: flush::<C, V>,
             convert: convert::<V>,
             to_ifma: V::elem_to_ifma,
             from_ifma: V::elem_from_ifma,
-        })
+            isa: V::Vec::NAME,
+        }
+    }
+
+    /// What runs the lanes: `"avx512"` (the CPU's instructions) or `"model"`.
+    pub fn isa(&self) -> &'static str {
+        self.isa
     }
 
     /// `p` with its coordinates in IFMA form.
@@ -69,7 +102,8 @@ impl<C: CurveConfig> IfmaFlush<C> {
     ///
     /// # Safety
     /// As [`FlushJob`] describes: `slots` holds every bucket named in `idx`, and `idx`
-    /// is padded to whole groups of eight.
+    /// is padded to whole groups of eight. (A hardware kernel exists only where the CPU
+    /// has AVX-512 IFMA.)
     pub(crate) unsafe fn run_flush(&self, job: &mut FlushJob<'_, C>) {
         (self.flush)(job)
     }
@@ -83,8 +117,8 @@ impl<C: CurveConfig> IfmaFlush<C> {
     /// [`point_to_ifma`](Self::point_to_ifma) (`to_ifma`) or its inverse on a slice,
     /// eight points per product.
     pub fn convert_points(&self, pts: &mut [Affine<C>], to_ifma: bool) {
-        // SAFETY: a kernel exists only where the CPU has AVX-512 IFMA; the records are
-        // the slice's own points.
+        // SAFETY: a hardware kernel exists only where the CPU has AVX-512 IFMA; the
+        // records are the slice's own points.
         unsafe {
             (self.convert)(
                 pts.as_mut_ptr() as *mut u8,
@@ -118,8 +152,36 @@ impl<C: CurveConfig> IfmaFlush<C> {
 /// Interleaved product chains in the forward pass.
 const CHAINS: usize = 4;
 
-/// In-place conversion of records to or from IFMA form (one product by a constant).
+/// [`convert`] on the CPU's instructions.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn convert_avx512<V: LaneField>(
+    base: *mut u8,
+    stride: usize,
+    count: usize,
+    x_offset: usize,
+    y_offset: usize,
+    to_ifma: bool,
+) {
+    convert::<V>(base, stride, count, x_offset, y_offset, to_ifma)
+}
+
+/// [`flush`] on the CPU's instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn flush_avx512<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
+    flush::<C, V>(job)
+}
+
+// `convert` and `flush` are `inline(always)` so that in the entry points above the lane
+// arithmetic and the intrinsics inline under the enabled features.
+
+/// In-place conversion of records to or from IFMA form (one product by a constant).
+#[inline(always)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", feature = "ifma-model")),
+    allow(dead_code)
+)]
 unsafe fn convert<V: LaneField>(
     base: *mut u8,
     stride: usize,
@@ -130,10 +192,9 @@ unsafe fn convert<V: LaneField>(
 ) {
     let k = V::consts();
     let factor = if to_ifma { k.to_factor } else { k.from_factor };
-    let lane_offsets: [u64; 8] = core::array::from_fn(|l| (l * stride) as u64);
-    let lane_offsets = _mm512_loadu_si512(lane_offsets.as_ptr() as *const _);
+    let lane_offsets = V::Vec::from_array(core::array::from_fn(|l| (l * stride) as u64));
     for g in 0..count.div_ceil(8) {
-        let mask: __mmask8 = if 8 * g + 8 <= count {
+        let mask: u8 = if 8 * g + 8 <= count {
             0xff
         } else {
             (1u8 << (count - 8 * g)) - 1
@@ -148,19 +209,27 @@ unsafe fn convert<V: LaneField>(
 
 /// Byte offsets of eight consecutive entries' bucket slots, and the lanes whose point
 /// is subtracted (top bit of the index).
-#[inline]
-#[target_feature(enable = "avx512f")]
-unsafe fn bucket_offsets(idx: &[u32], stride: usize) -> (__m512i, __mmask8) {
-    let i = _mm512_cvtepu32_epi64(_mm256_loadu_si256(idx.as_ptr() as *const __m256i));
-    let sign = _mm512_set1_epi64(1 << 31);
-    let neg = _mm512_test_epi64_mask(i, sign);
-    let b = _mm512_andnot_si512(sign, i);
-    (_mm512_mul_epu32(b, _mm512_set1_epi64(stride as i64)), neg)
+#[inline(always)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", feature = "ifma-model")),
+    allow(dead_code)
+)]
+unsafe fn bucket_offsets<X: Avx512>(idx: &[u32], stride: usize) -> (X, u8) {
+    debug_assert!(idx.len() >= 8);
+    let i = X::load_u32(idx.as_ptr());
+    let sign = X::splat(1 << 31);
+    let neg = X::test(i, sign);
+    let b = X::andnot(sign, i);
+    (X::mul_epu32(b, X::splat(stride as u64)), neg)
 }
 
-/// The flush. Safety: the CPU supports AVX-512F and IFMA; `slots` holds every bucket
-/// named in `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
-#[target_feature(enable = "avx512f,avx512ifma")]
+/// The flush. Safety: `V` can run on this CPU; `slots` holds every bucket named in
+/// `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
+#[inline(always)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", feature = "ifma-model")),
+    allow(dead_code)
+)]
 unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
     let n = job.n;
     let groups = n.div_ceil(8);
@@ -168,7 +237,7 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
     assert!(job.idx.len() >= 8 * groups && job.soa.len() >= groups * 2 * words * 8);
     let k = V::consts();
     // Word-major points: group g's x words start at vector g·2w, its y words w later.
-    let soa = job.soa.as_ptr() as *const __m512i;
+    let soa = job.soa.as_ptr() as *const V::Vec;
     let point_x = |g: usize| soa.add(g * 2 * words);
     let point_y = |g: usize| soa.add(g * 2 * words + words);
 
@@ -178,17 +247,17 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
     job.scratch.resize(groups * per_group, [0; 8]);
     job.group_masks.clear();
     job.exceptional.clear();
-    let sp = job.scratch.as_mut_ptr() as *mut __m512i;
+    let sp = job.scratch.as_mut_ptr() as *mut V::Vec;
     let at = |g: usize, part: usize| sp.add(g * per_group + part * V::VECS);
 
     let mut acc = [k.one; CHAINS];
     for g in 0..groups {
-        let valid: __mmask8 = if 8 * g + 8 <= n {
+        let valid: u8 = if 8 * g + 8 <= n {
             0xff
         } else {
             (1u8 << (n - 8 * g)) - 1
         };
-        let (boff, _) = bucket_offsets(&job.idx[8 * g..], job.stride);
+        let (boff, _) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
         let ax = V::gather(job.slots, boff, 0, valid);
         let px = V::from_words(point_x(g));
         let same = ax.eq(&px) & valid;
@@ -223,7 +292,7 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
     ];
 
     for g in (0..groups).rev() {
-        let valid: __mmask8 = if 8 * g + 8 <= n {
+        let valid: u8 = if 8 * g + 8 <= n {
             0xff
         } else {
             (1u8 << (n - 8 * g)) - 1
@@ -236,7 +305,7 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
             continue;
         }
         let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
-        let (boff, negate) = bucket_offsets(&job.idx[8 * g..], job.stride);
+        let (boff, negate) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
         let ay = V::gather(job.slots, boff, job.y_offset, write);
         let py = V::from_words(point_y(g));
         // Subtracted points: −y = p − y (below 2p, as the arithmetic allows).

@@ -16,10 +16,6 @@
 pub mod bucket;
 mod curves;
 pub mod fast;
-#[cfg(target_arch = "x86_64")]
-pub mod ifma_flush;
-#[cfg(not(target_arch = "x86_64"))]
-#[path = "ifma_flush_stub.rs"]
 pub mod ifma_flush;
 pub mod pippenger;
 pub mod planner;
@@ -157,6 +153,10 @@ pub struct MsmConfig {
     /// Flush buckets on eight AVX-512 IFMA lanes where the CPU and group allow (fast
     /// engine); `false` forces the scalar flush.
     pub simd: bool,
+    /// With `simd`, run the eight-lane flush on the software model of the IFMA lanes
+    /// instead of the CPU's instructions: any host, slow; for tests and debugging.
+    #[cfg(feature = "ifma-model")]
+    pub ifma_model: bool,
     /// Run on a pool of this many threads; `None` = the global rayon pool.
     pub threads: Option<usize>,
 }
@@ -171,6 +171,8 @@ impl Default for MsmConfig {
             group_equal: true,
             dedup_points: false,
             simd: true,
+            #[cfg(feature = "ifma-model")]
+            ifma_model: false,
             threads: None,
         }
     }
@@ -308,6 +310,8 @@ fn run<C: MsmCurve>(
                 partition: cfg.partition,
                 group_equal: cfg.group_equal,
                 simd: cfg.simd,
+                #[cfg(feature = "ifma-model")]
+                ifma_model: cfg.ifma_model,
             };
             let mut rep = fast::FastReport::default();
             let r = fast::msm_fast_limbs(points, &limbs, &opts, &mut rep);

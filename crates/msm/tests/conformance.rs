@@ -6,7 +6,7 @@ use fastzk_msm::{CpuEngine, MsmConfig};
 
 /// Every CPU engine, the fast engine's knobs (windows from 2 to 12, GLV on and off,
 /// partitioning and grouping on and off, point deduplication, a private pool), and each
-/// fast configuration again with the scalar flush.
+/// fast configuration again with the scalar flush, and the IFMA flush on the model.
 fn engines() -> Vec<MsmConfig> {
     let mut v: Vec<MsmConfig> = CpuEngine::ALL
         .iter()
@@ -57,6 +57,22 @@ fn engines() -> Vec<MsmConfig> {
         })
         .collect();
     v.extend(scalar);
+    // The eight-lane IFMA flush on the software model of the lanes (every host): the
+    // default plan, and every point through the buckets with GLV on and off.
+    v.push(MsmConfig {
+        ifma_model: true,
+        ..MsmConfig::default()
+    });
+    for (glv, window) in [(Some(true), Some(5)), (Some(false), Some(8))] {
+        v.push(MsmConfig {
+            glv,
+            window,
+            partition: false,
+            group_equal: false,
+            ifma_model: true,
+            ..MsmConfig::engine(CpuEngine::Fast)
+        });
+    }
     v
 }
 

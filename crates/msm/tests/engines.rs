@@ -9,6 +9,7 @@ use fastzk_msm::{
 };
 use fastzk_testing::gen::{msm_input, points, rng, MsmInput};
 use fastzk_testing::msm::naive;
+use rand::RngCore;
 
 /// Streaming in uneven chunks, precomputed bases and batches, on every input shape.
 fn stream_precomputed_batch<C: MsmCurve>(n: usize) {
@@ -161,4 +162,43 @@ fn glv_split_is_exact_and_short() {
     }
     check::<bn::G1Config>(1);
     check::<bls::G1Config>(2);
+}
+
+#[test]
+fn pair_msm_matches_two_msms() {
+    fn check<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(seed: u64) {
+        let mut rng = rng(seed);
+        for n in [0, 1, 9, 700] {
+            let p = points::<G1>(n, rng.next_u64());
+            let q = points::<G2>(n, rng.next_u64());
+            let ks: Vec<G1::Scalar> = (0..n)
+                .map(|i| match i % 4 {
+                    0 => G1::Scalar::ZERO,
+                    1 => G1::Scalar::ONE,
+                    _ => G1::Scalar::random(&mut rng),
+                })
+                .collect();
+            let (a, b) = fastzk_msm::msm_pair(&p, &q, &ks).expect("lengths");
+            let naive = MsmConfig::engine(CpuEngine::Naive);
+            assert_eq!(
+                a,
+                msm_with(&p, &ks, &naive).unwrap().result,
+                "G1 part, n = {n}"
+            );
+            assert_eq!(
+                b,
+                msm_with(&q, &ks, &naive).unwrap().result,
+                "G2 part, n = {n}"
+            );
+        }
+        let p = points::<G1>(3, rng.next_u64());
+        let q = points::<G2>(2, rng.next_u64());
+        let ks = vec![G1::Scalar::ONE; 3];
+        assert!(
+            fastzk_msm::msm_pair(&p, &q, &ks).is_err(),
+            "length mismatch"
+        );
+    }
+    check::<bn::G1Config, bn::G2Config>(21);
+    check::<bls::G1Config, bls::G2Config>(22);
 }

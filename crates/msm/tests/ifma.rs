@@ -1,92 +1,84 @@
-//! The eight-lane IFMA bucket flush against the scalar flush and the serial Pippenger,
-//! on inputs big enough for many full batches, and on the inputs that send lanes down
-//! the exceptional path (a bucket and a point with the same `x`: doublings and
-//! cancellations).
+//! The eight-lane IFMA bucket flush against the serial Pippenger, on the software model of
+//! the lanes (every host) and on the CPU's AVX-512 IFMA instructions (ignored, with the
+//! reason, where they cannot run): inputs big enough for many full batches, and the
+//! inputs that send lanes down the exceptional path (a bucket and a point with the same
+//! `x`: doublings and cancellations). A `libtest-mimic` harness, so that a check that
+//! cannot run here says so instead of passing.
 
 use fastzk_curve::{bls12_381, bn254, Affine};
 use fastzk_field::Field;
 use fastzk_msm::{msm_with, CpuEngine, MsmConfig, MsmCurve};
 use fastzk_testing::gen::{points, rng};
+use fastzk_testing::ifma::Trials;
 use rand::{Rng, RngCore};
 
-fn simd_available<C: MsmCurve>() -> bool {
-    let ok = C::ifma_flush().is_some();
-    if !ok {
-        eprintln!(
-            "{}: no IFMA kernel on this CPU; checking the scalar path only",
-            C::NAME
-        );
-    }
-    ok
+/// Which flush runs the buckets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Flush {
+    /// The eight-lane flush on the software model.
+    Model,
+    /// The eight-lane flush on the CPU's instructions.
+    Avx512,
+    /// The scalar batch-affine flush (the lanes' reference path).
+    Scalar,
 }
 
 /// Bucket-path configurations (grouping and partitioning off, so every point goes
-/// through the buckets) with the IFMA flush on and off.
-fn run<C: MsmCurve>(pts: &[Affine<C>], ks: &[C::Scalar], what: &str) {
+/// through the buckets) on `flush`, against the parallel-windows engine.
+fn run<C: MsmCurve>(flush: Flush, pts: &[Affine<C>], ks: &[C::Scalar], what: &str) {
     let want = msm_with(pts, ks, &MsmConfig::engine(CpuEngine::ParallelWindows))
         .expect("lengths")
         .result;
     for window in [None, Some(4), Some(9), Some(13)] {
         for glv in [Some(true), Some(false)] {
-            for simd in [true, false] {
-                let cfg = MsmConfig {
-                    window,
-                    glv,
-                    simd,
-                    partition: false,
-                    group_equal: false,
-                    ..MsmConfig::engine(CpuEngine::Fast)
-                };
-                let got = msm_with(pts, ks, &cfg).expect("lengths");
-                assert_eq!(
-                    got.result,
-                    want,
-                    "{} {what}: window {window:?} glv {glv:?} simd {simd}",
-                    C::NAME
-                );
-                if simd && C::ifma_flush().is_some() {
-                    assert!(
-                        got.simd,
-                        "{} {what}: the IFMA flush should have run",
-                        C::NAME
-                    );
-                } else {
-                    assert!(!got.simd);
-                }
-            }
+            let cfg = MsmConfig {
+                window,
+                glv,
+                simd: flush != Flush::Scalar,
+                ifma_model: flush == Flush::Model,
+                partition: false,
+                group_equal: false,
+                ..MsmConfig::engine(CpuEngine::Fast)
+            };
+            let got = msm_with(pts, ks, &cfg).expect("lengths");
+            let tag = format!(
+                "{} {what}: {flush:?}, window {window:?}, glv {glv:?}",
+                C::NAME
+            );
+            assert_eq!(got.result, want, "{tag}");
+            assert_eq!(got.simd, flush != Flush::Scalar, "{tag}: lanes used");
         }
     }
 }
 
-fn check<C: MsmCurve>(seed: u64) {
-    simd_available::<C>();
+fn check<C: MsmCurve>(flush: Flush, seed: u64) {
     let mut rng = rng(seed);
     let n = 1500;
     let pts = points::<C>(n, rng.next_u64());
     let random: Vec<C::Scalar> = (0..n).map(|_| C::Scalar::random(&mut rng)).collect();
-    run(&pts, &random, "random");
+    run(flush, &pts, &random, "random");
 
     let vals: Vec<C::Scalar> = (0..32).map(|_| C::Scalar::random(&mut rng)).collect();
     let clustered: Vec<C::Scalar> = (0..n).map(|_| vals[rng.gen_range(0..32)]).collect();
-    run(&pts, &clustered, "clustered");
+    run(flush, &pts, &clustered, "clustered");
 
     let equal = vec![C::Scalar::random(&mut rng); n];
-    run(&pts, &equal, "all-equal scalars");
+    run(flush, &pts, &equal, "all-equal scalars");
 
     // One point, all-equal scalars: every addition after the first in a bucket is a
     // doubling (same x, same y).
     let same = vec![pts[0]; n];
-    run(&same, &equal, "one point, equal scalars");
+    run(flush, &same, &equal, "one point, equal scalars");
 
     // P and −P alternating with equal scalars: additions cancel (same x, opposite y).
     let pm: Vec<Affine<C>> = (0..n)
         .map(|i| if i % 2 == 0 { pts[1] } else { -pts[1] })
         .collect();
-    run(&pm, &equal, "P and -P, equal scalars");
+    run(flush, &pm, &equal, "P and -P, equal scalars");
 
     // Few distinct points with random scalars: many same-x lanes mixed with ordinary ones.
     let few: Vec<Affine<C>> = (0..n).map(|i| pts[i % 5]).collect();
-    run(&few, &random, "five distinct points");
+    run(flush, &few, &random, "five distinct points");
 
     // Identities and zeros mixed in.
     let mut holes = pts.clone();
@@ -95,69 +87,45 @@ fn check<C: MsmCurve>(seed: u64) {
         holes[i] = Affine::identity();
         ks[(i + 3) % n] = C::Scalar::ZERO;
     }
-    run(&holes, &ks, "identities and zeros");
+    run(flush, &holes, &ks, "identities and zeros");
+
+    // Scalars 1 and p − 1 (the largest) only.
+    let edge: Vec<C::Scalar> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                C::Scalar::ONE
+            } else {
+                -C::Scalar::ONE
+            }
+        })
+        .collect();
+    run(flush, &pts, &edge, "scalars 1 and -1");
 
     // Lengths that leave partial groups of eight in every batch.
     for m in [1, 7, 9, 17, 100] {
-        run(&pts[..m], &random[..m], "short");
+        run(flush, &pts[..m], &random[..m], "short");
     }
 }
 
-#[test]
-fn bn254_g1_simd_matches_scalar() {
-    check::<bn254::G1Config>(11);
+/// The flush on the model, on the instructions, and the scalar reference, for group `C`.
+fn trials<C: MsmCurve>(t: &mut Trials, name: &str, seed: u64) {
+    t.on_model(&format!("{name}::flush_matches_pippenger"), move || {
+        check::<C>(Flush::Model, seed)
+    });
+    t.on_avx512(&format!("{name}::flush_matches_pippenger"), move || {
+        check::<C>(Flush::Avx512, seed)
+    });
+    t.plain(
+        &format!("{name}::scalar_flush_matches_pippenger"),
+        move || check::<C>(Flush::Scalar, seed),
+    );
 }
 
-#[test]
-fn bls12_381_g1_simd_matches_scalar() {
-    check::<bls12_381::G1Config>(12);
-}
-
-#[test]
-fn bn254_g2_simd_matches_scalar() {
-    check::<bn254::G2Config>(13);
-}
-
-#[test]
-fn bls12_381_g2_simd_matches_scalar() {
-    check::<bls12_381::G2Config>(14);
-}
-
-#[test]
-fn pair_msm_matches_two_msms() {
-    fn check<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(seed: u64) {
-        let mut rng = rng(seed);
-        for n in [0, 1, 9, 700] {
-            let p = points::<G1>(n, rng.next_u64());
-            let q = points::<G2>(n, rng.next_u64());
-            let ks: Vec<G1::Scalar> = (0..n)
-                .map(|i| match i % 4 {
-                    0 => G1::Scalar::ZERO,
-                    1 => G1::Scalar::ONE,
-                    _ => G1::Scalar::random(&mut rng),
-                })
-                .collect();
-            let (a, b) = fastzk_msm::msm_pair(&p, &q, &ks).expect("lengths");
-            let naive = MsmConfig::engine(CpuEngine::Naive);
-            assert_eq!(
-                a,
-                msm_with(&p, &ks, &naive).unwrap().result,
-                "G1 part, n = {n}"
-            );
-            assert_eq!(
-                b,
-                msm_with(&q, &ks, &naive).unwrap().result,
-                "G2 part, n = {n}"
-            );
-        }
-        let p = points::<G1>(3, rng.next_u64());
-        let q = points::<G2>(2, rng.next_u64());
-        let ks = vec![G1::Scalar::ONE; 3];
-        assert!(
-            fastzk_msm::msm_pair(&p, &q, &ks).is_err(),
-            "length mismatch"
-        );
-    }
-    check::<bn254::G1Config, bn254::G2Config>(21);
-    check::<bls12_381::G1Config, bls12_381::G2Config>(22);
+fn main() {
+    let mut t = Trials::default();
+    trials::<bn254::G1Config>(&mut t, "bn254_g1", 11);
+    trials::<bls12_381::G1Config>(&mut t, "bls12_381_g1", 12);
+    trials::<bn254::G2Config>(&mut t, "bn254_g2", 13);
+    trials::<bls12_381::G2Config>(&mut t, "bls12_381_g2", 14);
+    t.run()
 }

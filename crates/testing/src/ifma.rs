@@ -1,31 +1,91 @@
-//! The eight-lane AVX-512 IFMA arithmetic ([`fastzk_field::ifma`]) lane by lane against
-//! the scalar field: products, squares, sums and differences on canonical and lazy
-//! inputs, equality, conversions to and from IFMA form, inversion through the scalar
-//! field; and the lane field types the MSM flush uses ([`LaneField`]), including the
-//! lazy input ranges the flush feeds them. On a CPU without IFMA the checks are skipped
-//! with a message.
+//! The eight-lane IFMA engine ([`fastzk_field::ifma`]) on the CPU's instructions and on
+//! the software model of the lanes ([`Model`]), and the model against the instructions.
 //!
-//! * [`ifma_field_tests!`](crate::ifma_field_tests): a prime field with an IFMA form.
-//! * [`lane_field_tests!`](crate::lane_field_tests): a lane type (`Fq8`, `Fq2x8`).
+//! * [`lanes_match_scalar`]: the radix-2^52 limb arithmetic lane by lane against the
+//!   scalar field — products, squares, sums and differences on canonical and lazy
+//!   inputs, equality, conversions to and from IFMA form, inversion.
+//! * [`lane_field_matches_scalar`]: a lane field type (`Fq8`, `Fq2x8`) the MSM flush
+//!   uses, including the lazy input ranges the flush feeds it.
+//! * [`model_matches_avx512`]: every modelled operation against the real instruction on
+//!   random and edge inputs.
+//!
+//! The suites are generic over the vector type, so the same checks run on
+//! `__m512i` and on [`Model`]. They run in test binaries built on [`Trials`] (a
+//! `libtest-mimic` harness), because a check that needs the instructions must be reported
+//! *ignored, with its reason* on a host that lacks them, not passed: every trial is named
+//! `…::on_model::…` or `…::on_avx512::…`, and CI counts them (`scripts/ifma-test-summary`).
 
-use core::arch::x86_64::*;
 use core::mem::size_of;
 
 use fastzk_field::ifma::lanes::{Consts, LaneField};
-use fastzk_field::ifma::{self, IfmaField, Lanes, VecModulus};
+use fastzk_field::ifma::{self, Avx512, IfmaField, Lanes, Model, VecModulus};
 use fastzk_field::Field;
+use libtest_mimic::{Arguments, Completion, Trial};
 use rand_chacha::ChaCha20Rng;
 
 use crate::gen::{edge_elements, rng};
 
+pub use libtest_mimic;
+
 const CASES: usize = 2000;
 
-fn available() -> bool {
-    let ok = ifma::is_supported();
-    if !ok {
-        eprintln!("skipped: this CPU has no AVX-512 IFMA (or FASTZK_NO_IFMA is set)");
+/// Whether the CPU's IFMA instructions may run in this process, or why not.
+pub fn hardware() -> Result<(), &'static str> {
+    use fastzk_field::cpu::Capability;
+    if !cfg!(target_arch = "x86_64") {
+        Err("not an x86-64 CPU")
+    } else if !Capability::Ifma.in_hardware() {
+        Err("this CPU has no AVX-512 IFMA")
+    } else if !Capability::Ifma.enabled() {
+        Err("FASTZK_NO_IFMA is set")
+    } else {
+        Ok(())
     }
-    ok
+}
+
+/// The trials of one test binary: each check on the model (runs everywhere) and on the
+/// CPU's instructions (ignored, with the reason, where they cannot run).
+#[derive(Default)]
+pub struct Trials(Vec<Trial>);
+
+impl Trials {
+    /// `check` on the software model of the lanes, as `{name}::on_model`.
+    pub fn on_model(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
+        self.0
+            .push(Trial::test(format!("{name}::on_model"), move || {
+                check();
+                Ok(())
+            }));
+    }
+
+    /// `check` on the CPU's instructions, as `{name}::on_avx512`; ignored with the
+    /// reason where they cannot run.
+    pub fn on_avx512(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
+        self.0.push(Trial::ignorable_test(
+            format!("{name}::on_avx512"),
+            move || match hardware() {
+                Ok(()) => {
+                    check();
+                    Ok(Completion::Completed)
+                }
+                Err(why) => Ok(Completion::ignored_with(why)),
+            },
+        ));
+    }
+
+    /// A check that needs neither (conversions, reference paths).
+    pub fn plain(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
+        self.0.push(Trial::test(name.to_string(), move || {
+            check();
+            Ok(())
+        }));
+    }
+
+    /// Runs the trials with the command line's filters and exits with their status.
+    pub fn run(self) -> ! {
+        let args = Arguments::from_args();
+        libtest_mimic::run(&args, self.0).exit()
+    }
 }
 
 /// Random elements with the edge values mixed in, eight at a time, then every pair of
@@ -50,58 +110,66 @@ fn octets<F: Field>(rng: &mut ChaCha20Rng) -> Vec<[F; 8]> {
     out
 }
 
-/// Every lane operation against the scalar field.
-pub fn lanes_match_scalar<F: IfmaField<W, L>, const W: usize, const L: usize>() {
-    if !available() {
-        return;
-    }
+/// Every limb-arithmetic operation on vectors `V` against the scalar field.
+///
+/// # Panics
+/// On the first lane that differs. For `V = __m512i` the caller must have checked
+/// [`hardware`].
+pub fn lanes_match_scalar<F, V, const W: usize, const L: usize>()
+where
+    F: IfmaField<W, L>,
+    V: Avx512,
+{
     let mut rng = rng(W as u64 * 10 + L as u64);
     let xs = octets::<F>(&mut rng);
     let ys = octets::<F>(&mut rng);
-    // SAFETY: `available` checked the CPU features.
+    // SAFETY: the model runs anywhere; the instructions only where the caller checked.
     unsafe {
-        let m = VecModulus::<L>::new(&F::IFMA);
-        let to = |v: &[F; 8]| -> Lanes<L> { ifma::load::<F, W, L>(&v.map(|e| e.to_ifma())) };
-        let back =
-            |v: &Lanes<L>| -> [F; 8] { ifma::store::<F, W, L>(v, &m).map(|e| e.from_ifma()) };
+        let m = VecModulus::<V, L>::new(&F::IFMA);
+        let load = |v: &[F; 8]| -> Lanes<V, L> { ifma::load::<V, F, W, L>(v) };
+        let store = |v: &Lanes<V, L>| -> [F; 8] { ifma::store::<V, F, W, L>(v, &m) };
+        let to = |v: &[F; 8]| load(&v.map(|e| e.to_ifma()));
+        let back = |v: &Lanes<V, L>| store(v).map(|e| e.from_ifma());
         for (x, y) in xs.iter().zip(ys.iter()) {
             let (vx, vy) = (to(x), to(y));
             // Raw load/store round trip keeps the limbs.
-            assert_eq!(ifma::store::<F, W, L>(&ifma::load::<F, W, L>(x), &m), *x);
+            assert_eq!(store(&load(x)), *x);
             let prod = back(&ifma::mul(&vx, &vy, &m));
             let sq = back(&ifma::square(&vx, &m));
             let sum = back(&ifma::add(&vx, &vy));
             let diff = back(&ifma::sub(&vx, &vy, &m.p));
+            let diff2 = back(&ifma::sub2(&vx, &vy, &vy, &m.two_p));
             // Lazy inputs: values in [p, 4p) must multiply the same.
             let lazy_x = ifma::add(&ifma::add(&vx, &m.p), &m.two_p);
             let lazy_y = ifma::add(&vy, &m.p);
             let lazy = back(&ifma::mul(&lazy_x, &lazy_y, &m));
             let lazy_sq = back(&ifma::square(&lazy_x, &m));
             let lazy_diff = back(&ifma::sub(&lazy_x, &vy, &m.p));
-            let eq = ifma::eq_words::<W>(
-                &ifma::join::<W, L>(&ifma::canonicalize(&vx, &m)),
-                &ifma::join::<W, L>(&ifma::canonicalize(&vy, &m)),
+            let eq = ifma::eq_words::<V, W>(
+                &ifma::join::<V, W, L>(&ifma::canonicalize(&vx, &m)),
+                &ifma::join::<V, W, L>(&ifma::canonicalize(&vy, &m)),
             );
+            let mask = (x[0].raw_limbs()[0] & 0xff) as u8;
+            let mixed = back(&ifma::blend(mask, &vx, &vy));
             for lane in 0..8 {
                 let (a, b) = (x[lane], y[lane]);
                 assert_eq!(prod[lane], a * b, "mul lane {lane}: {a:?} * {b:?}");
                 assert_eq!(sq[lane], a.square(), "square lane {lane}");
                 assert_eq!(sum[lane], a + b, "add lane {lane}");
                 assert_eq!(diff[lane], a - b, "sub lane {lane}");
+                assert_eq!(diff2[lane], a - b - b, "sub2 lane {lane}");
                 assert_eq!(lazy[lane], a * b, "lazy mul lane {lane}");
                 assert_eq!(lazy_sq[lane], a.square(), "lazy square lane {lane}");
                 assert_eq!(lazy_diff[lane], a - b, "lazy sub lane {lane}");
                 assert_eq!(eq & (1 << lane) != 0, a == b, "eq lane {lane}");
+                let want = if mask >> lane & 1 == 1 { b } else { a };
+                assert_eq!(mixed[lane], want, "blend lane {lane}");
             }
             // Inversion through the scalar field with the IFMA fix-up.
             for xl in x.iter() {
                 if let Some(inv) = xl.to_ifma().inverse() {
                     let i = F::ifma_inverse_fixup(inv);
-                    let one = back(&ifma::mul(
-                        &to(&[*xl; 8]),
-                        &ifma::load::<F, W, L>(&[i; 8]),
-                        &m,
-                    ));
+                    let one = back(&ifma::mul(&to(&[*xl; 8]), &load(&[i; 8]), &m));
                     assert_eq!(one[0], F::ONE, "inverse fix-up");
                 }
             }
@@ -110,16 +178,16 @@ pub fn lanes_match_scalar<F: IfmaField<W, L>, const W: usize, const L: usize>() 
         assert_eq!(back(&m.one), [F::ONE; 8]);
         // Conversion by one product with the factors.
         for x in xs.iter().take(200) {
-            let raw = ifma::load::<F, W, L>(x);
-            let to = ifma::store::<F, W, L>(&ifma::mul(&raw, &m.to_factor, &m), &m);
+            let raw = load(x);
+            let to = store(&ifma::mul(&raw, &m.to_factor, &m));
             assert_eq!(to, x.map(|e| e.to_ifma()), "to_factor");
-            let from = ifma::store::<F, W, L>(&ifma::mul(&raw, &m.from_factor, &m), &m);
+            let from = store(&ifma::mul(&raw, &m.from_factor, &m));
             assert_eq!(from, x.map(|e| e.from_ifma()), "from_factor");
         }
     }
 }
 
-/// `from_ifma ∘ to_ifma` is the identity (no CPU features needed).
+/// `from_ifma ∘ to_ifma` is the identity (no vectors involved).
 pub fn conversions_round_trip<F: IfmaField<W, L>, const W: usize, const L: usize>() {
     let mut rng = rng(5);
     for x in edge_elements::<F>()
@@ -131,104 +199,310 @@ pub fn conversions_round_trip<F: IfmaField<W, L>, const W: usize, const L: usize
     }
 }
 
-/// The IFMA suite for `F` with `W` memory limbs and `L` lane limbs, in module `name`.
-#[macro_export]
-macro_rules! ifma_field_tests {
-    ($name:ident, $f:ty, $w:literal, $l:literal) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            #[test]
-            fn lanes_match_scalar() {
-                $crate::ifma::lanes_match_scalar::<$f, $w, $l>();
-            }
-            #[test]
-            fn conversions_round_trip() {
-                $crate::ifma::conversions_round_trip::<$f, $w, $l>();
-            }
-        }
-    };
+/// Byte offsets of eight consecutive elements.
+unsafe fn element_offsets<F: LaneField>() -> F::Vec {
+    F::Vec::from_array(core::array::from_fn(|l| (l * size_of::<F::Elem>()) as u64))
 }
 
 /// Loads eight elements (IFMA form) into lanes through the gather path.
-unsafe fn gathered<V: LaneField>(xs: &[V::Elem; 8]) -> V {
-    let base = xs.as_ptr() as *const u8;
-    let offs: [u64; 8] = core::array::from_fn(|l| (l * size_of::<V::Elem>()) as u64);
-    V::gather(base, _mm512_loadu_si512(offs.as_ptr() as *const _), 0, 0xff)
+unsafe fn gathered<F: LaneField>(xs: &[F::Elem; 8]) -> F {
+    F::gather(xs.as_ptr() as *const u8, element_offsets::<F>(), 0, 0xff)
 }
 
 /// Stores lanes canonically through the scatter path.
-unsafe fn scattered<V: LaneField>(v: &V, k: &Consts<V>) -> [V::Elem; 8] {
-    let mut out = [V::Elem::ZERO; 8];
-    let base = out.as_mut_ptr() as *mut u8;
-    let offs: [u64; 8] = core::array::from_fn(|l| (l * size_of::<V::Elem>()) as u64);
+unsafe fn scattered<F: LaneField>(v: &F, k: &Consts<F>) -> [F::Elem; 8] {
+    let mut out = [F::Elem::ZERO; 8];
     v.scatter(
         k,
-        base,
-        _mm512_loadu_si512(offs.as_ptr() as *const _),
+        out.as_mut_ptr() as *mut u8,
+        element_offsets::<F>(),
         0,
         0xff,
     );
     out
 }
 
-/// The lane type against its scalar field, with the lazy operands the flush makes.
-pub fn lane_field_matches_scalar<V: LaneField>() {
-    if !available() {
-        return;
-    }
-    let (to, from) = (V::elem_to_ifma, V::elem_from_ifma);
-    let mut rng = rng(V::VECS as u64);
-    let edges = [V::Elem::ZERO, V::Elem::ONE, -V::Elem::ONE];
+/// The lane field type `F` against its scalar field, with the lazy operands the flush
+/// makes.
+///
+/// # Panics
+/// On the first lane that differs. For lanes on `__m512i` the caller must have checked
+/// [`hardware`].
+pub fn lane_field_matches_scalar<F: LaneField>() {
+    let (to, from) = (F::elem_to_ifma, F::elem_from_ifma);
+    let mut rng = rng(F::VECS as u64);
+    let edges = [F::Elem::ZERO, F::Elem::ONE, -F::Elem::ONE];
     for case in 0..CASES / 2 {
         let pick = |rng: &mut ChaCha20Rng, l: usize| {
             if (case + l).is_multiple_of(4) {
                 edges[(case / 4 + l) % edges.len()]
             } else {
-                V::Elem::random(rng)
+                F::Elem::random(rng)
             }
         };
-        let xs: [V::Elem; 8] = core::array::from_fn(|l| pick(&mut rng, l));
-        let ys: [V::Elem; 8] = core::array::from_fn(|l| pick(&mut rng, l + 1));
-        // SAFETY: `available` checked the CPU features.
+        let xs: [F::Elem; 8] = core::array::from_fn(|l| pick(&mut rng, l));
+        let ys: [F::Elem; 8] = core::array::from_fn(|l| pick(&mut rng, l + 1));
+        // SAFETY: the model runs anywhere; the instructions only where the caller checked.
         unsafe {
-            let k = V::consts();
-            let (a, b) = (gathered::<V>(&xs.map(to)), gathered::<V>(&ys.map(to)));
+            let k = F::consts();
+            let (a, b) = (gathered::<F>(&xs.map(to)), gathered::<F>(&ys.map(to)));
             // Lazy operands as the flush makes them: a + 4p − b in (0, 5p).
-            let lazy = V::sub(&a, &b, &k.four_p);
-            let prod = scattered(&V::mul(&a, &b, &k), &k).map(from);
-            let lazy_prod = scattered(&V::mul(&lazy, &a, &k), &k).map(from);
-            let sq = scattered(&V::square(&a, &k), &k).map(from);
-            let diff = scattered(&V::sub2(&a, &b, &b, &k.two_p), &k).map(from);
+            let lazy = F::sub(&a, &b, &k.four_p);
+            let prod = scattered(&F::mul(&a, &b, &k), &k).map(from);
+            let lazy_prod = scattered(&F::mul(&lazy, &a, &k), &k).map(from);
+            let sq = scattered(&F::square(&a, &k), &k).map(from);
+            let lazy_sq = scattered(&F::square(&lazy, &k), &k).map(from);
+            let sum = scattered(&F::add(&a, &b), &k).map(from);
+            let diff = scattered(&F::sub2(&a, &b, &b, &k.two_p), &k).map(from);
+            // A sum below 8p, as the flush's shrink gets.
+            let shrunk = scattered(&F::add(&lazy, &a).shrink(&k), &k).map(from);
             let same = a.eq(&b);
+            let zero = F::sub(&a, &a, &k.p).is_zero(&k);
+            let mask = (case as u8).wrapping_mul(37);
+            let mixed = scattered(&F::blend(mask, &a, &b), &k).map(from);
             for l in 0..8 {
-                assert_eq!(prod[l], xs[l] * ys[l], "mul lane {l}");
-                assert_eq!(lazy_prod[l], (xs[l] - ys[l]) * xs[l], "lazy mul lane {l}");
-                assert_eq!(sq[l], xs[l].square(), "square lane {l}");
-                assert_eq!(diff[l], xs[l] - ys[l] - ys[l], "sub2 lane {l}");
-                assert_eq!(same & (1 << l) != 0, xs[l] == ys[l], "eq lane {l}");
+                let (x, y) = (xs[l], ys[l]);
+                assert_eq!(prod[l], x * y, "mul lane {l}");
+                assert_eq!(lazy_prod[l], (x - y) * x, "lazy mul lane {l}");
+                assert_eq!(sq[l], x.square(), "square lane {l}");
+                assert_eq!(lazy_sq[l], (x - y).square(), "lazy square lane {l}");
+                assert_eq!(sum[l], x + y, "add lane {l}");
+                assert_eq!(diff[l], x - y - y, "sub2 lane {l}");
+                assert_eq!(shrunk[l], x - y + x, "shrink lane {l}");
+                assert_eq!(same & (1 << l) != 0, x == y, "eq lane {l}");
+                assert!(zero & (1 << l) != 0, "is_zero lane {l}");
+                let want = if mask >> l & 1 == 1 { y } else { x };
+                assert_eq!(mixed[l], want, "blend lane {l}");
             }
             if xs.iter().all(|x| !x.is_zero()) {
                 let inv = scattered(&a.invert(&k), &k).map(from);
                 for l in 0..8 {
-                    assert_eq!(inv[l] * xs[l], V::Elem::ONE, "invert lane {l}");
+                    assert_eq!(inv[l] * xs[l], F::Elem::ONE, "invert lane {l}");
                 }
             }
-            // Scratch round trip.
-            let mut buf = vec![_mm512_setzero_si512(); V::VECS];
+            // Scratch round trip, and the word-major load the flush reads points with.
+            let mut buf = vec![F::Vec::zero(); F::VECS];
             a.store(buf.as_mut_ptr());
-            assert_eq!(scattered(&V::load(buf.as_ptr()), &k).map(from), xs);
+            assert_eq!(scattered(&F::load(buf.as_ptr()), &k).map(from), xs);
+            let words = size_of::<F::Elem>() / 8;
+            let mut soa = vec![[0u64; 8]; words];
+            for (l, x) in xs.map(to).iter().enumerate() {
+                let raw: &[u64] = core::slice::from_raw_parts(x as *const _ as *const u64, words);
+                for (i, w) in raw.iter().enumerate() {
+                    soa[i][l] = *w;
+                }
+            }
+            let from_words = F::from_words(soa.as_ptr() as *const F::Vec);
+            assert_eq!(scattered(&from_words, &k).map(from), xs, "from_words");
+            // Masked gathers read nothing in masked-off lanes and give zero there.
+            let half = F::gather(
+                xs.map(to).as_ptr() as *const u8,
+                element_offsets::<F>(),
+                0,
+                0x0f,
+            );
+            let got = scattered(&half, &k).map(from);
+            for l in 0..8 {
+                let want = if l < 4 { xs[l] } else { F::Elem::ZERO };
+                assert_eq!(got[l], want, "masked gather lane {l}");
+            }
         }
     }
 }
 
-/// The suite for the lane type `V`, in module `name`.
+/// The IFMA field suite for `F` with `W` memory limbs and `L` lane limbs, on the model
+/// and on the instructions, as trials named `{name}::…`.
 #[macro_export]
-macro_rules! lane_field_tests {
-    ($name:ident, $v:ty) => {
-        #[test]
-        fn $name() {
-            $crate::ifma::lane_field_matches_scalar::<$v>();
+macro_rules! ifma_field_trials {
+    ($trials:expr, $name:literal, $f:ty, $w:literal, $l:literal) => {{
+        let t: &mut $crate::ifma::Trials = $trials;
+        t.on_model(concat!($name, "::lanes_match_scalar"), || {
+            $crate::ifma::lanes_match_scalar::<$f, $crate::fastzk_field::ifma::Model, $w, $l>()
+        });
+        #[cfg(target_arch = "x86_64")]
+        t.on_avx512(concat!($name, "::lanes_match_scalar"), || {
+            $crate::ifma::lanes_match_scalar::<$f, core::arch::x86_64::__m512i, $w, $l>()
+        });
+        t.plain(concat!($name, "::conversions_round_trip"), || {
+            $crate::ifma::conversions_round_trip::<$f, $w, $l>()
+        });
+    }};
+}
+
+/// The lane field suite for `Lanes<field, W, L>` (`Fq8` or `Fq2x8`), on the model and on
+/// the instructions, as trials named `{name}::…`.
+#[macro_export]
+macro_rules! lane_field_trials {
+    ($trials:expr, $name:literal, $lanes:ident<$field:ty, $w:literal, $l:literal>) => {{
+        let t: &mut $crate::ifma::Trials = $trials;
+        t.on_model(concat!($name, "::lane_field_matches_scalar"), || {
+            $crate::ifma::lane_field_matches_scalar::<
+                $lanes<$field, $w, $l, $crate::fastzk_field::ifma::Model>,
+            >()
+        });
+        #[cfg(target_arch = "x86_64")]
+        t.on_avx512(concat!($name, "::lane_field_matches_scalar"), || {
+            $crate::ifma::lane_field_matches_scalar::<
+                $lanes<$field, $w, $l, core::arch::x86_64::__m512i>,
+            >()
+        });
+    }};
+}
+
+/// Words that hit the corners of 52-bit and 64-bit lane arithmetic.
+const EDGE_WORDS: [u64; 14] = [
+    0,
+    1,
+    2,
+    (1 << 32) - 1,
+    1 << 32,
+    (1 << 51) - 1,
+    1 << 51,
+    (1 << 52) - 1,
+    1 << 52,
+    (1 << 53) + 1,
+    (1 << 63) - 1,
+    1 << 63,
+    u64::MAX - 1,
+    u64::MAX,
+];
+
+/// Eight words: random, edge words, random with an edge word's pattern, or shift counts.
+fn words(rng: &mut ChaCha20Rng, case: usize) -> [u64; 8] {
+    use rand::Rng;
+    core::array::from_fn(|l| match (case + 3 * l) % 4 {
+        0 => EDGE_WORDS[rng.gen_range(0..EDGE_WORDS.len())],
+        1 => rng.gen::<u64>() & EDGE_WORDS[rng.gen_range(0..EDGE_WORDS.len())],
+        2 => rng.gen_range(0..80),
+        _ => rng.gen(),
+    })
+}
+
+/// Every modelled operation against the CPU's instruction, on random and edge inputs.
+///
+/// # Panics
+/// On the first operation and lane that differ. The caller must have checked
+/// [`hardware`].
+#[cfg(target_arch = "x86_64")]
+pub fn model_matches_avx512() {
+    use core::arch::x86_64::__m512i as Hw;
+    use rand::Rng;
+
+    fn same(what: &str, a: [u64; 8], b: [u64; 8], hw: Hw, model: Model) {
+        // SAFETY: the caller checked the CPU.
+        let got = unsafe { hw.to_array() };
+        assert_eq!(
+            got, model.0,
+            "{what}: avx512 vs model, inputs {a:x?} {b:x?}"
+        );
+    }
+    fn same_mask(what: &str, a: [u64; 8], b: [u64; 8], hw: u8, model: u8) {
+        assert_eq!(hw, model, "{what}: avx512 vs model, inputs {a:x?} {b:x?}");
+    }
+
+    let mut rng = rng(52);
+    for case in 0..20_000 {
+        let (a, b, c) = (
+            words(&mut rng, case),
+            words(&mut rng, case + 1),
+            words(&mut rng, case + 2),
+        );
+        let m: u8 = match case % 5 {
+            0 => 0,
+            1 => 0xff,
+            _ => rng.gen(),
+        };
+        // SAFETY: the caller checked the CPU; the memory operations below address
+        // their own buffers.
+        unsafe {
+            let (ha, hb, hc) = (Hw::from_array(a), Hw::from_array(b), Hw::from_array(c));
+            let (ma, mb, mc) = (Model(a), Model(b), Model(c));
+            same("from_array", a, b, ha, ma);
+            same("zero", a, b, Hw::zero(), Model::zero());
+            same("splat", a, b, Hw::splat(a[0]), Model::splat(a[0]));
+            macro_rules! binary {
+                ($($op:ident),*) => {$(
+                    same(stringify!($op), a, b, Hw::$op(ha, hb), Model::$op(ma, mb));
+                )*};
+            }
+            binary!(add, sub, and, or, andnot, srlv, sllv, mul_epu32);
+            macro_rules! ternary {
+                ($($op:ident),*) => {$(
+                    same(stringify!($op), a, b, Hw::$op(ha, hb, hc), Model::$op(ma, mb, mc));
+                )*};
+            }
+            ternary!(madd52lo, madd52hi);
+            macro_rules! shifts {
+                ($($n:literal),*) => {$(
+                    same(concat!("srli ", $n), a, b, Hw::srli::<$n>(ha), Model::srli::<$n>(ma));
+                    same(concat!("srai ", $n), a, b, Hw::srai::<$n>(ha), Model::srai::<$n>(ma));
+                )*};
+            }
+            shifts!(0, 1, 12, 31, 52, 63, 64, 100);
+            macro_rules! masks {
+                ($($op:ident),*) => {$(
+                    same_mask(stringify!($op), a, b, Hw::$op(ha, hb), Model::$op(ma, mb));
+                    same_mask(stringify!($op), a, a, Hw::$op(ha, ha), Model::$op(ma, ma));
+                )*};
+            }
+            masks!(cmplt_epi64, cmpeq, test);
+            same("blend", a, b, Hw::blend(m, ha, hb), Model::blend(m, ma, mb));
+
+            // Memory: unaligned loads and stores, u32 loads, gathers and scatters at
+            // arbitrary byte offsets (overlapping ones included) under the mask.
+            let mut bytes = [0u8; 256];
+            rng.fill(&mut bytes[..]);
+            let base = bytes.as_ptr().add(8);
+            let off = (case % 8) as isize;
+            same(
+                "load",
+                a,
+                b,
+                Hw::load(base.offset(off) as *const Hw),
+                Model::load(base.offset(off) as *const Model),
+            );
+            same(
+                "load_u32",
+                a,
+                b,
+                Hw::load_u32(base.offset(off) as *const u32),
+                Model::load_u32(base.offset(off) as *const u32),
+            );
+            let offsets: [u64; 8] = core::array::from_fn(|l| {
+                if case % 3 == 0 && l % 2 == 1 {
+                    (l as u64 - 1) * 7 // every other lane repeats its neighbour's offset
+                } else {
+                    rng.gen_range(0..200)
+                }
+            });
+            let src = Model(words(&mut rng, case));
+            same(
+                "gather",
+                offsets,
+                src.0,
+                Hw::gather(Hw::from_array(src.0), m, Hw::from_array(offsets), base),
+                Model::gather(src, m, Model(offsets), base),
+            );
+            // A negative offset: base + 8 − 8 is the buffer's start.
+            let back = [-8i64 as u64; 8];
+            same(
+                "gather (negative offset)",
+                back,
+                src.0,
+                Hw::gather(Hw::zero(), 0xff, Hw::from_array(back), base),
+                Model::gather(Model::zero(), 0xff, Model(back), base),
+            );
+            let (mut hw_mem, mut model_mem) = (bytes, bytes);
+            Hw::scatter(hw_mem.as_mut_ptr().add(8), m, Hw::from_array(offsets), ha);
+            Model::scatter(model_mem.as_mut_ptr().add(8), m, Model(offsets), ma);
+            assert_eq!(
+                hw_mem, model_mem,
+                "scatter: offsets {offsets:?} mask {m:#x}"
+            );
+            let (mut hw_out, mut model_out) = ([0u8; 72], [0u8; 72]);
+            ha.store(hw_out.as_mut_ptr().offset(off) as *mut Hw);
+            ma.store(model_out.as_mut_ptr().offset(off) as *mut Model);
+            assert_eq!(hw_out, model_out, "store");
         }
-    };
+    }
 }

@@ -22,7 +22,7 @@
 //! |---|---|---|
 //! | [`field`] | prime-field laws, encodings, Montgomery lazy reduction | num-bigint, arkworks |
 //! | [`ext`] | quadratic extensions | schoolbook formulas, arkworks |
-//! | [`ifma`] | the eight-lane IFMA arithmetic and lane fields | the scalar field |
+//! | [`ifma`] | the eight-lane IFMA arithmetic and lane fields, on the CPU's instructions and on the software model; the model against the instructions | the scalar field, the instructions |
 //! | [`group`] | group laws, every point form, scalar multiplication, subgroup checks | arkworks, `[r]P = 0` |
 //! | [`serialize`] | the five point encodings | arkworks bytes, ffjavascript vectors |
 //! | [`msm`] | any MSM engine on every input shape | the naive sum |
@@ -34,7 +34,6 @@ pub mod field;
 pub mod fixtures;
 pub mod gen;
 pub mod group;
-#[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod msm;
 pub mod ntt;

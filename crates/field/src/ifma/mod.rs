@@ -18,15 +18,20 @@
 //! `< 2p` with normalised limbs (`R' > 32p` for both supported moduli). Sums are
 //! normalised by a signed carry pass, so `a + k·p − b` stays exact.
 //!
-//! Everything here is `unsafe` and needs `avx512f` and `avx512ifma`; check
-//! [`is_supported`] first.
-
-use core::arch::x86_64::*;
+//! **Instructions.** The arithmetic is generic over [`Avx512`], the handful of AVX-512
+//! operations it uses: `__m512i` runs them on the CPU (everything is then `unsafe` and
+//! needs `avx512f` and `avx512ifma`; check [`is_supported`] first), [`Model`] runs them
+//! lane by lane in plain Rust on any host, for tests (feature `ifma-model`).
 
 use crate::mont::{Fp, MontConfig};
 use crate::Field;
 
+pub mod isa;
 pub mod lanes;
+
+pub use isa::Avx512;
+#[cfg(any(test, feature = "ifma-model"))]
+pub use isa::Model;
 
 /// Bits per limb in registers.
 pub const LIMB_BITS: usize = 52;
@@ -271,84 +276,74 @@ impl<P: MontConfig<W>, const W: usize, const L: usize> IfmaConsts<P, W, L> {
 ifma_field!(4, 5);
 ifma_field!(6, 8);
 
-/// Eight field elements, limb-major.
-pub type Lanes<const L: usize> = [__m512i; L];
+/// Eight field elements, limb-major: vector `k` holds limb `k` of every lane.
+pub type Lanes<V, const L: usize> = [V; L];
 
 /// Constants of a modulus broadcast to all lanes.
 #[derive(Clone, Copy)]
-pub struct VecModulus<const L: usize> {
-    pub p: Lanes<L>,
-    pub two_p: Lanes<L>,
-    pub four_p: Lanes<L>,
-    pub one: Lanes<L>,
-    pub n0: __m512i,
-    pub to_factor: Lanes<L>,
-    pub from_factor: Lanes<L>,
+pub struct VecModulus<V, const L: usize> {
+    pub p: Lanes<V, L>,
+    pub two_p: Lanes<V, L>,
+    pub four_p: Lanes<V, L>,
+    pub one: Lanes<V, L>,
+    pub n0: V,
+    pub to_factor: Lanes<V, L>,
+    pub from_factor: Lanes<V, L>,
 }
 
-impl<const L: usize> VecModulus<L> {
+impl<V: Avx512, const L: usize> VecModulus<V, L> {
     /// # Safety
-    /// The CPU must support `avx512f`.
-    #[target_feature(enable = "avx512f")]
+    /// As for [`Avx512`].
+    #[inline(always)]
     pub unsafe fn new<const W: usize>(m: &IfmaModulus<W, L>) -> Self {
         Self {
             p: splat(&m.p),
             two_p: splat(&m.two_p),
             four_p: splat(&m.four_p),
             one: splat(&m.one),
-            n0: _mm512_set1_epi64(m.n0 as i64),
+            n0: V::splat(m.n0),
             to_factor: splat(&m.to_factor),
             from_factor: splat(&m.from_factor),
         }
     }
 }
 
+// Everything below is `inline(always)` and carries no target feature: it is inlined
+// into the engine's entry points, which enable `avx512f,avx512ifma` for the CPU's
+// instructions, and into plain code for the model.
+
 /// The same value in every lane.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn splat<const L: usize>(v: &[u64; L]) -> Lanes<L> {
-    let mut out = [_mm512_setzero_si512(); L];
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn splat<V: Avx512, const L: usize>(v: &[u64; L]) -> Lanes<V, L> {
+    let mut out = [V::zero(); L];
     for k in 0..L {
-        out[k] = _mm512_set1_epi64(v[k] as i64);
+        out[k] = V::splat(v[k]);
     }
     out
-}
-
-#[inline]
-#[target_feature(enable = "avx512f")]
-unsafe fn srl(v: __m512i, s: usize) -> __m512i {
-    _mm512_srlv_epi64(v, _mm512_set1_epi64(s as i64))
-}
-
-#[inline]
-#[target_feature(enable = "avx512f")]
-unsafe fn sll(v: __m512i, s: usize) -> __m512i {
-    _mm512_sllv_epi64(v, _mm512_set1_epi64(s as i64))
 }
 
 /// `W` 64-bit words per lane → `L` 52-bit limbs.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn split<const W: usize, const L: usize>(w: &[__m512i; W]) -> Lanes<L> {
-    let mask = _mm512_set1_epi64(MASK as i64);
-    let mut out = [_mm512_setzero_si512(); L];
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn split<V: Avx512, const W: usize, const L: usize>(w: &[V; W]) -> Lanes<V, L> {
+    let mask = V::splat(MASK);
+    let mut out = [V::zero(); L];
     for (k, o) in out.iter_mut().enumerate() {
         let bit = LIMB_BITS * k;
         let (i, sh) = (bit / 64, bit % 64);
         if i >= W {
             break;
         }
-        let mut v = srl(w[i], sh);
+        let mut v = V::srlv(w[i], V::splat(sh as u64));
         if sh > 64 - LIMB_BITS && i + 1 < W {
-            v = _mm512_or_si512(v, sll(w[i + 1], 64 - sh));
+            v = V::or(v, V::sllv(w[i + 1], V::splat((64 - sh) as u64)));
         }
-        *o = _mm512_and_si512(v, mask);
+        *o = V::and(v, mask);
     }
     out
 }
@@ -356,19 +351,18 @@ pub unsafe fn split<const W: usize, const L: usize>(w: &[__m512i; W]) -> Lanes<L
 /// `L` normalised 52-bit limbs (value `< 2^(64W)`) → `W` 64-bit words per lane.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn join<const W: usize, const L: usize>(l: &Lanes<L>) -> [__m512i; W] {
-    let mut out = [_mm512_setzero_si512(); W];
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn join<V: Avx512, const W: usize, const L: usize>(l: &Lanes<V, L>) -> [V; W] {
+    let mut out = [V::zero(); W];
     for (i, o) in out.iter_mut().enumerate() {
         let bit = 64 * i;
         let (k, sh) = (bit / LIMB_BITS, bit % LIMB_BITS);
-        let mut v = srl(l[k], sh);
+        let mut v = V::srlv(l[k], V::splat(sh as u64));
         let mut filled = LIMB_BITS - sh;
         let mut kk = k + 1;
         while filled < 64 && kk < L {
-            v = _mm512_or_si512(v, sll(l[kk], filled));
+            v = V::or(v, V::sllv(l[kk], V::splat(filled as u64)));
             filled += LIMB_BITS;
             kk += 1;
         }
@@ -381,28 +375,26 @@ pub unsafe fn join<const W: usize, const L: usize>(l: &Lanes<L>) -> [__m512i; W]
 /// limb keeps the sign.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn normalize<const L: usize>(l: &mut Lanes<L>) {
-    let mask = _mm512_set1_epi64(MASK as i64);
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn normalize<V: Avx512, const L: usize>(l: &mut Lanes<V, L>) {
+    let mask = V::splat(MASK);
     for k in 0..L - 1 {
-        let c = _mm512_srai_epi64::<52>(l[k]);
-        l[k] = _mm512_and_si512(l[k], mask);
-        l[k + 1] = _mm512_add_epi64(l[k + 1], c);
+        let c = V::srai::<52>(l[k]);
+        l[k] = V::and(l[k], mask);
+        l[k + 1] = V::add(l[k + 1], c);
     }
 }
 
 /// `a + b`, normalised.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn add<const L: usize>(a: &Lanes<L>, b: &Lanes<L>) -> Lanes<L> {
-    let mut r = [_mm512_setzero_si512(); L];
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn add<V: Avx512, const L: usize>(a: &Lanes<V, L>, b: &Lanes<V, L>) -> Lanes<V, L> {
+    let mut r = [V::zero(); L];
     for k in 0..L {
-        r[k] = _mm512_add_epi64(a[k], b[k]);
+        r[k] = V::add(a[k], b[k]);
     }
     normalize(&mut r);
     r
@@ -411,44 +403,80 @@ pub unsafe fn add<const L: usize>(a: &Lanes<L>, b: &Lanes<L>) -> Lanes<L> {
 /// `a + kp − b` for a multiple `kp` of `p` at least `b`, normalised.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn sub<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, kp: &Lanes<L>) -> Lanes<L> {
-    let mut r = [_mm512_setzero_si512(); L];
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn sub<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    b: &Lanes<V, L>,
+    kp: &Lanes<V, L>,
+) -> Lanes<V, L> {
+    let mut r = [V::zero(); L];
     for k in 0..L {
-        r[k] = _mm512_sub_epi64(_mm512_add_epi64(a[k], kp[k]), b[k]);
+        r[k] = V::sub(V::add(a[k], kp[k]), b[k]);
     }
     normalize(&mut r);
     r
 }
 
+/// `a + kp − b − c`, normalised.
+///
+/// # Safety
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn sub2<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    b: &Lanes<V, L>,
+    c: &Lanes<V, L>,
+    kp: &Lanes<V, L>,
+) -> Lanes<V, L> {
+    let mut r = [V::zero(); L];
+    for k in 0..L {
+        r[k] = V::sub(V::sub(V::add(a[k], kp[k]), b[k]), c[k]);
+    }
+    normalize(&mut r);
+    r
+}
+
+/// `b` where `mask` is set, else `a` (lane-wise).
+///
+/// # Safety
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn blend<V: Avx512, const L: usize>(
+    mask: u8,
+    a: &Lanes<V, L>,
+    b: &Lanes<V, L>,
+) -> Lanes<V, L> {
+    core::array::from_fn(|k| V::blend(mask, a[k], b[k]))
+}
+
 /// `a − q` where that is non-negative, else `a` (lane-wise).
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn reduce_once<const L: usize>(a: &Lanes<L>, q: &Lanes<L>) -> Lanes<L> {
-    let mut t = [_mm512_setzero_si512(); L];
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn reduce_once<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    q: &Lanes<V, L>,
+) -> Lanes<V, L> {
+    let mut t = [V::zero(); L];
     for k in 0..L {
-        t[k] = _mm512_sub_epi64(a[k], q[k]);
+        t[k] = V::sub(a[k], q[k]);
     }
     normalize(&mut t);
-    let negative = _mm512_cmplt_epi64_mask(t[L - 1], _mm512_setzero_si512());
-    for k in 0..L {
-        t[k] = _mm512_mask_blend_epi64(negative, t[k], a[k]);
-    }
-    t
+    let negative = V::cmplt_epi64(t[L - 1], V::zero());
+    blend(negative, &t, a)
 }
 
 /// The canonical representative of a value `< 4p`.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn canonicalize<const L: usize>(a: &Lanes<L>, m: &VecModulus<L>) -> Lanes<L> {
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn canonicalize<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
+) -> Lanes<V, L> {
     reduce_once(&reduce_once(a, &m.two_p), &m.p)
 }
 
@@ -456,37 +484,40 @@ pub unsafe fn canonicalize<const L: usize>(a: &Lanes<L>, m: &VecModulus<L>) -> L
 /// result `< 2p` with normalised limbs.
 ///
 /// # Safety
-/// The CPU must support `avx512f` and `avx512ifma`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
+/// As for [`Avx512`].
+#[inline(always)]
 #[allow(clippy::needless_range_loop)] // limb indices shared by t, a and p read best as j
-pub unsafe fn mul<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, m: &VecModulus<L>) -> Lanes<L> {
-    let zero = _mm512_setzero_si512();
+pub unsafe fn mul<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    b: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
+) -> Lanes<V, L> {
+    let zero = V::zero();
     let mut t = [zero; L];
     for bi in b.iter() {
         let mut top = zero;
         for j in 0..L {
-            t[j] = _mm512_madd52lo_epu64(t[j], a[j], *bi);
+            t[j] = V::madd52lo(t[j], a[j], *bi);
         }
         for j in 0..L - 1 {
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], *bi);
+            t[j + 1] = V::madd52hi(t[j + 1], a[j], *bi);
         }
-        top = _mm512_madd52hi_epu64(top, a[L - 1], *bi);
-        let q = _mm512_madd52lo_epu64(zero, t[0], m.n0);
+        top = V::madd52hi(top, a[L - 1], *bi);
+        let q = V::madd52lo(zero, t[0], m.n0);
         for j in 0..L {
-            t[j] = _mm512_madd52lo_epu64(t[j], q, m.p[j]);
+            t[j] = V::madd52lo(t[j], q, m.p[j]);
         }
         for j in 0..L - 1 {
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], q, m.p[j]);
+            t[j + 1] = V::madd52hi(t[j + 1], q, m.p[j]);
         }
-        top = _mm512_madd52hi_epu64(top, q, m.p[L - 1]);
+        top = V::madd52hi(top, q, m.p[L - 1]);
         // t[0] ≡ 0 (mod 2^52): carry its high part and shift down one limb.
-        let carry = _mm512_srli_epi64::<52>(t[0]);
+        let carry = V::srli::<52>(t[0]);
         for j in 0..L - 1 {
             t[j] = t[j + 1];
         }
         t[L - 1] = top;
-        t[0] = _mm512_add_epi64(t[0], carry);
+        t[0] = V::add(t[0], carry);
     }
     normalize(&mut t);
     t
@@ -495,38 +526,40 @@ pub unsafe fn mul<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, m: &VecModulus<L>)
 /// `a²`, same bounds as [`mul`].
 ///
 /// # Safety
-/// The CPU must support `avx512f` and `avx512ifma`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
+/// As for [`Avx512`].
+#[inline(always)]
 #[allow(clippy::needless_range_loop)] // limb indices read best as i, j
-pub unsafe fn square<const L: usize>(a: &Lanes<L>, m: &VecModulus<L>) -> Lanes<L> {
+pub unsafe fn square<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
+) -> Lanes<V, L> {
     // The 2L-limb square with each cross product computed once and doubled (about 30
     // multiply-adds for L = 5 instead of 50), then L Montgomery reduction steps.
     const MAX: usize = 16;
     assert!(2 * L <= MAX, "at most 8 limbs");
-    let zero = _mm512_setzero_si512();
+    let zero = V::zero();
     let mut t = [zero; MAX];
     for i in 0..L {
         for j in i + 1..L {
-            t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[i], a[j]);
-            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[i], a[j]);
+            t[i + j] = V::madd52lo(t[i + j], a[i], a[j]);
+            t[i + j + 1] = V::madd52hi(t[i + j + 1], a[i], a[j]);
         }
     }
     for k in 1..2 * L {
-        t[k] = _mm512_add_epi64(t[k], t[k]);
+        t[k] = V::add(t[k], t[k]);
     }
     for i in 0..L {
-        t[2 * i] = _mm512_madd52lo_epu64(t[2 * i], a[i], a[i]);
-        t[2 * i + 1] = _mm512_madd52hi_epu64(t[2 * i + 1], a[i], a[i]);
+        t[2 * i] = V::madd52lo(t[2 * i], a[i], a[i]);
+        t[2 * i + 1] = V::madd52hi(t[2 * i + 1], a[i], a[i]);
     }
     for i in 0..L {
-        let q = _mm512_madd52lo_epu64(zero, t[i], m.n0);
+        let q = V::madd52lo(zero, t[i], m.n0);
         for j in 0..L {
-            t[i + j] = _mm512_madd52lo_epu64(t[i + j], q, m.p[j]);
-            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], q, m.p[j]);
+            t[i + j] = V::madd52lo(t[i + j], q, m.p[j]);
+            t[i + j + 1] = V::madd52hi(t[i + j + 1], q, m.p[j]);
         }
         // t[i] ≡ 0 (mod 2^52) now: carry its high part up.
-        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64::<52>(t[i]));
+        t[i + 1] = V::add(t[i + 1], V::srli::<52>(t[i]));
     }
     let mut r = [zero; L];
     r.copy_from_slice(&t[L..2 * L]);
@@ -537,13 +570,12 @@ pub unsafe fn square<const L: usize>(a: &Lanes<L>, m: &VecModulus<L>) -> Lanes<L
 /// Lanes where two `W`-word values are equal.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn eq_words<const W: usize>(a: &[__m512i; W], b: &[__m512i; W]) -> __mmask8 {
-    let mut m: __mmask8 = 0xff;
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn eq_words<V: Avx512, const W: usize>(a: &[V; W], b: &[V; W]) -> u8 {
+    let mut m = 0xffu8;
     for i in 0..W {
-        m &= _mm512_cmpeq_epi64_mask(a[i], b[i]);
+        m &= V::cmpeq(a[i], b[i]);
     }
     m
 }
@@ -551,10 +583,11 @@ pub unsafe fn eq_words<const W: usize>(a: &[__m512i; W], b: &[__m512i; W]) -> __
 /// Loads eight elements given in `W`-limb memory form (lane `i` from `src[i]`).
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn load<F: IfmaField<W, L>, const W: usize, const L: usize>(src: &[F; 8]) -> Lanes<L> {
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn load<V: Avx512, F: IfmaField<W, L>, const W: usize, const L: usize>(
+    src: &[F; 8],
+) -> Lanes<V, L> {
     let mut words = [[0u64; 8]; W];
     for (lane, e) in src.iter().enumerate() {
         let l = e.raw_limbs();
@@ -562,27 +595,19 @@ pub unsafe fn load<F: IfmaField<W, L>, const W: usize, const L: usize>(src: &[F;
             words[i][lane] = l[i];
         }
     }
-    let mut v = [_mm512_setzero_si512(); W];
-    for i in 0..W {
-        v[i] = _mm512_loadu_si512(words[i].as_ptr() as *const _);
-    }
-    split(&v)
+    split(&words.map(|w| V::from_array(w)))
 }
 
 /// Stores eight elements (any value `< 4p`) canonically in `W`-limb memory form.
 ///
 /// # Safety
-/// The CPU must support `avx512f`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub unsafe fn store<F: IfmaField<W, L>, const W: usize, const L: usize>(
-    v: &Lanes<L>,
-    m: &VecModulus<L>,
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn store<V: Avx512, F: IfmaField<W, L>, const W: usize, const L: usize>(
+    v: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
 ) -> [F; 8] {
-    let w: [__m512i; W] = join(&canonicalize(v, m));
-    let mut words = [[0u64; 8]; W];
-    for i in 0..W {
-        _mm512_storeu_si512(words[i].as_mut_ptr() as *mut _, w[i]);
-    }
+    let w: [V; W] = join(&canonicalize(v, m));
+    let words = w.map(|x| x.to_array());
     core::array::from_fn(|lane| F::from_raw_limbs(core::array::from_fn(|i| words[i][lane])))
 }
