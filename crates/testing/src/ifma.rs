@@ -18,7 +18,9 @@
 use core::mem::size_of;
 
 use fastzk_field::ifma::lanes::{Consts, LaneField};
-use fastzk_field::ifma::{self, Avx512, IfmaField, Lanes, Model, VecModulus};
+#[cfg(target_arch = "x86_64")]
+use fastzk_field::ifma::Model;
+use fastzk_field::ifma::{self, Avx512, IfmaField, Lanes, VecModulus};
 use fastzk_field::Field;
 use libtest_mimic::{Arguments, Completion, Trial};
 use rand_chacha::ChaCha20Rng;
@@ -350,6 +352,7 @@ macro_rules! lane_field_trials {
 }
 
 /// Words that hit the corners of 52-bit and 64-bit lane arithmetic.
+#[cfg(target_arch = "x86_64")]
 const EDGE_WORDS: [u64; 14] = [
     0,
     1,
@@ -368,6 +371,7 @@ const EDGE_WORDS: [u64; 14] = [
 ];
 
 /// Eight words: random, edge words, random with an edge word's pattern, or shift counts.
+#[cfg(target_arch = "x86_64")]
 fn words(rng: &mut ChaCha20Rng, case: usize) -> [u64; 8] {
     use rand::Rng;
     core::array::from_fn(|l| match (case + 3 * l) % 4 {
