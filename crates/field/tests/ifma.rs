@@ -18,8 +18,8 @@ fn main() {
     lane_field_trials!(&mut t, "bls12_381_fq_lanes", Fq8<bls12_381::Fq, 6, 8>);
     lane_field_trials!(&mut t, "bn254_fq2_lanes", Fq2x8<bn254::Fq2Config, 4, 5>);
     lane_field_trials!(&mut t, "bls12_381_fq2_lanes", Fq2x8<bls12_381::Fq2Config, 6, 8>);
-    #[cfg(target_arch = "x86_64")]
     t.on_avx512("isa::model_matches_instructions", || {
+        #[cfg(target_arch = "x86_64")]
         fastzk_testing::ifma::model_matches_avx512()
     });
     t.run()

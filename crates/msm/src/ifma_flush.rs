@@ -35,8 +35,6 @@ pub struct IfmaFlush<C: CurveConfig> {
     convert: unsafe fn(*mut u8, usize, usize, usize, usize, bool),
     to_ifma: fn(C::Base) -> C::Base,
     from_ifma: fn(C::Base) -> C::Base,
-    /// What runs the lanes ([`Avx512::NAME`]).
-    isa: &'static str,
 }
 
 impl<C: CurveConfig> IfmaFlush<C> {
@@ -53,7 +51,6 @@ impl<C: CurveConfig> IfmaFlush<C> {
             convert: convert_avx512::<V>,
             to_ifma: V::elem_to_ifma,
             from_ifma: V::elem_from_ifma,
-            isa: V::Vec::NAME,
         })
     }
 
@@ -69,13 +66,7 @@ impl<C: CurveConfig> IfmaFlush<C> {
             convert: convert::<V>,
             to_ifma: V::elem_to_ifma,
             from_ifma: V::elem_from_ifma,
-            isa: V::Vec::NAME,
         }
-    }
-
-    /// What runs the lanes: `"avx512"` (the CPU's instructions) or `"model"`.
-    pub fn isa(&self) -> &'static str {
-        self.isa
     }
 
     /// `p` with its coordinates in IFMA form.

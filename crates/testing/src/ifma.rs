@@ -321,8 +321,9 @@ macro_rules! ifma_field_trials {
         t.on_model(concat!($name, "::lanes_match_scalar"), || {
             $crate::ifma::lanes_match_scalar::<$f, $crate::fastzk_field::ifma::Model, $w, $l>()
         });
-        #[cfg(target_arch = "x86_64")]
+        // Registered on every host, so that elsewhere it is reported ignored.
         t.on_avx512(concat!($name, "::lanes_match_scalar"), || {
+            #[cfg(target_arch = "x86_64")]
             $crate::ifma::lanes_match_scalar::<$f, core::arch::x86_64::__m512i, $w, $l>()
         });
         t.plain(concat!($name, "::conversions_round_trip"), || {
@@ -342,8 +343,9 @@ macro_rules! lane_field_trials {
                 $lanes<$field, $w, $l, $crate::fastzk_field::ifma::Model>,
             >()
         });
-        #[cfg(target_arch = "x86_64")]
+        // Registered on every host, so that elsewhere it is reported ignored.
         t.on_avx512(concat!($name, "::lane_field_matches_scalar"), || {
+            #[cfg(target_arch = "x86_64")]
             $crate::ifma::lane_field_matches_scalar::<
                 $lanes<$field, $w, $l, core::arch::x86_64::__m512i>,
             >()

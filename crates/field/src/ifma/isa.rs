@@ -23,9 +23,6 @@
 /// latter.
 #[allow(clippy::missing_safety_doc)] // covered above, for all methods at once
 pub trait Avx512: Copy {
-    /// What runs the operations, for test names and messages.
-    const NAME: &'static str;
-
     /// `_mm512_setzero_si512`.
     unsafe fn zero() -> Self;
     /// `_mm512_set1_epi64`.
@@ -92,8 +89,6 @@ mod hardware {
     // engine's entry points carry `avx512f,avx512ifma`, and once these wrappers are
     // inlined there the intrinsics inline too.
     impl Avx512 for __m512i {
-        const NAME: &'static str = "avx512";
-
         #[inline(always)]
         unsafe fn zero() -> Self {
             _mm512_setzero_si512()
@@ -234,8 +229,6 @@ mod model {
     }
 
     impl Avx512 for Model {
-        const NAME: &'static str = "model";
-
         unsafe fn zero() -> Self {
             Model([0; 8])
         }
