@@ -63,9 +63,20 @@ impl Trials {
     /// `check` on the CPU's instructions, as `{name}::on_avx512`; ignored with the
     /// reason where they cannot run.
     pub fn on_avx512(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
+        self.when(&format!("{name}::on_avx512"), hardware(), check);
+    }
+
+    /// `check` as `name` where `available` is `Ok`; otherwise reported ignored with its
+    /// reason (any check that needs something this host may lack).
+    pub fn when(
+        &mut self,
+        name: &str,
+        available: Result<(), &'static str>,
+        check: impl FnOnce() + Send + 'static,
+    ) {
         self.0.push(Trial::ignorable_test(
-            format!("{name}::on_avx512"),
-            move || match hardware() {
+            name.to_string(),
+            move || match available {
                 Ok(()) => {
                     check();
                     Ok(Completion::Completed)

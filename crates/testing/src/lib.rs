@@ -39,6 +39,8 @@ pub mod msm;
 pub mod ntt;
 pub mod serialize;
 
+pub use ifma::Trials;
+
 /// Re-exported for the macros.
 #[doc(hidden)]
 pub use {fastzk_field, fastzk_pairing};
