@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Counts, from a `cargo test` log, how the IFMA engine's checks ran: on the CPU's AVX-512
 # IFMA instructions (`…::on_avx512 … ok`), on the software model of the lanes
-# (`…::on_model … ok`), and ignored (with their reasons); and how many tests of the whole
-# run were ignored. Fails when no check ran on the model, which runs on every host: the
-# IFMA suite must never disappear silently.
+# (`…::on_model … ok`), and ignored (with their reasons); how the packed Goldilocks
+# backend checks ran (`…::backend_* … ok` or ignored); and how many tests of the whole run
+# were ignored. Fails when no check ran on the model, which runs on every host: the IFMA
+# suite must never disappear silently.
 #
 # usage: scripts/ifma-test-summary.sh cargo-test.log
 set -euo pipefail
@@ -20,6 +21,9 @@ if [[ $ignored -gt 0 ]]; then
   grep -oE '::on_avx512 +\.\.\. ignored \(.*\)' "$log" | sed -E 's/.*ignored \((.*)\)/\1/' | sort | uniq -c |
     while read -r n why; do echo "  ignored on the instructions: ${n} (${why})"; done
 fi
+gl_ran=$(grep -cE '^test .*::backend_[a-z0-9]+ +\.\.\. ok$' "$log" || true)
+gl_ignored=$(grep -cE '^test .*::backend_[a-z0-9]+ +\.\.\. ignored' "$log" || true)
+echo "packed Goldilocks backend checks: ${gl_ran} ran, ${gl_ignored} ignored"
 echo "ignored tests in the whole run: ${all_ignored}"
 if [[ $model -eq 0 ]]; then
   echo "error: no IFMA check ran on the model" >&2

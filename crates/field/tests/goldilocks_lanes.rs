@@ -219,9 +219,11 @@ fn main() {
             ("ntt_kernels_match_scalar", ntt_kernels_match_scalar),
         ];
         for (what, check) in checks {
-            t.when(&format!("{what}::on_{name}"), available(be), move || {
-                check(be)
-            });
+            t.when(
+                &format!("{what}::backend_{name}"),
+                available(be),
+                move || check(be),
+            );
         }
     }
     t.plain("errors_instead_of_panics", errors_instead_of_panics);
