@@ -20,6 +20,12 @@
 //! [`IfmaFlush::model`] (feature `ifma-model`) on the software model of the lanes, on
 //! any host, for tests.
 
+// Off x86-64 and without the model nothing instantiates the generic flush.
+#![cfg_attr(
+    not(any(target_arch = "x86_64", feature = "ifma-model")),
+    allow(dead_code)
+)]
+
 use core::mem::{offset_of, size_of};
 
 use fastzk_curve::{Affine, CurveConfig};
@@ -169,10 +175,6 @@ unsafe fn flush_avx512<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut F
 
 /// In-place conversion of records to or from IFMA form (one product by a constant).
 #[inline(always)]
-#[cfg_attr(
-    not(any(target_arch = "x86_64", feature = "ifma-model")),
-    allow(dead_code)
-)]
 unsafe fn convert<V: LaneField>(
     base: *mut u8,
     stride: usize,
@@ -201,10 +203,6 @@ unsafe fn convert<V: LaneField>(
 /// Byte offsets of eight consecutive entries' bucket slots, and the lanes whose point
 /// is subtracted (top bit of the index).
 #[inline(always)]
-#[cfg_attr(
-    not(any(target_arch = "x86_64", feature = "ifma-model")),
-    allow(dead_code)
-)]
 unsafe fn bucket_offsets<X: Avx512>(idx: &[u32], stride: usize) -> (X, u8) {
     debug_assert!(idx.len() >= 8);
     let i = X::load_u32(idx.as_ptr());
@@ -217,10 +215,6 @@ unsafe fn bucket_offsets<X: Avx512>(idx: &[u32], stride: usize) -> (X, u8) {
 /// The flush. Safety: `V` can run on this CPU; `slots` holds every bucket named in
 /// `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
 #[inline(always)]
-#[cfg_attr(
-    not(any(target_arch = "x86_64", feature = "ifma-model")),
-    allow(dead_code)
-)]
 unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
     let n = job.n;
     let groups = n.div_ceil(8);

@@ -22,12 +22,11 @@ use fastzk_field::ifma::lanes::{Consts, LaneField};
 use fastzk_field::ifma::Model;
 use fastzk_field::ifma::{self, Avx512, IfmaField, Lanes, VecModulus};
 use fastzk_field::Field;
-use libtest_mimic::{Arguments, Completion, Trial};
 use rand_chacha::ChaCha20Rng;
 
 use crate::gen::{edge_elements, rng};
 
-pub use libtest_mimic;
+pub use crate::trials::Trials;
 
 const CASES: usize = 2000;
 
@@ -42,62 +41,6 @@ pub fn hardware() -> Result<(), &'static str> {
         Err("FASTZK_NO_IFMA is set")
     } else {
         Ok(())
-    }
-}
-
-/// The trials of one test binary: each check on the model (runs everywhere) and on the
-/// CPU's instructions (ignored, with the reason, where they cannot run).
-#[derive(Default)]
-pub struct Trials(Vec<Trial>);
-
-impl Trials {
-    /// `check` on the software model of the lanes, as `{name}::on_model`.
-    pub fn on_model(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
-        self.0
-            .push(Trial::test(format!("{name}::on_model"), move || {
-                check();
-                Ok(())
-            }));
-    }
-
-    /// `check` on the CPU's instructions, as `{name}::on_avx512`; ignored with the
-    /// reason where they cannot run.
-    pub fn on_avx512(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
-        self.when(&format!("{name}::on_avx512"), hardware(), check);
-    }
-
-    /// `check` as `name` where `available` is `Ok`; otherwise reported ignored with its
-    /// reason (any check that needs something this host may lack).
-    pub fn when(
-        &mut self,
-        name: &str,
-        available: Result<(), &'static str>,
-        check: impl FnOnce() + Send + 'static,
-    ) {
-        self.0.push(Trial::ignorable_test(
-            name.to_string(),
-            move || match available {
-                Ok(()) => {
-                    check();
-                    Ok(Completion::Completed)
-                }
-                Err(why) => Ok(Completion::ignored_with(why)),
-            },
-        ));
-    }
-
-    /// A check that needs neither (conversions, reference paths).
-    pub fn plain(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
-        self.0.push(Trial::test(name.to_string(), move || {
-            check();
-            Ok(())
-        }));
-    }
-
-    /// Runs the trials with the command line's filters and exits with their status.
-    pub fn run(self) -> ! {
-        let args = Arguments::from_args();
-        libtest_mimic::run(&args, self.0).exit()
     }
 }
 

@@ -27,6 +27,7 @@
 //! | [`serialize`] | the five point encodings | arkworks bytes, ffjavascript vectors |
 //! | [`msm`] | any MSM engine on every input shape | the naive sum |
 //! | [`ntt`] | any NTT, every order, cosets, batches | [`fastzk_poly::NaiveDft`] |
+//! | [`trials`] | (a harness) checks this host may not run, reported ignored with the reason | — |
 
 pub mod corrupt;
 pub mod ext;
@@ -38,8 +39,9 @@ pub mod ifma;
 pub mod msm;
 pub mod ntt;
 pub mod serialize;
+pub mod trials;
 
-pub use ifma::Trials;
+pub use trials::Trials;
 
 /// Re-exported for the macros.
 #[doc(hidden)]

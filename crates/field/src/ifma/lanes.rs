@@ -176,7 +176,7 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize, V: Avx512> LaneField fo
         field_offset: usize,
         mask: u8,
     ) {
-        let c = super::reduce_once(&super::reduce_once(&self.v, &k.two_p.v), &k.p.v);
+        let c = super::canonicalize(&self.v, &k.m);
         scatter_words::<V, W>(base, offsets, field_offset, mask, &super::join(&c));
     }
     #[inline(always)]
@@ -330,8 +330,7 @@ where
         mask: u8,
     ) {
         let (o0, o1) = (offset_of!(QuadExt<Q>, c0), offset_of!(QuadExt<Q>, c1));
-        let canon =
-            |v: &Lanes<V, L>| super::reduce_once(&super::reduce_once(v, &k.two_p.c0), &k.p.c0);
+        let canon = |v: &Lanes<V, L>| super::canonicalize(v, &k.m);
         scatter_words::<V, W>(
             base,
             offsets,
