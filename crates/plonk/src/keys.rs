@@ -1,0 +1,352 @@
+//! Plonk keys in snarkjs' shape, and proofs.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use fastzk_formats::error::{Ctx, ErrorKind, FormatError};
+
+use crate::source::ByteSource;
+use crate::{Fr, PairingCurve, G1, G2};
+
+/// What `verification_key.json` holds (and the zkey's header section).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyingKey<E: PairingCurve> {
+    pub n_public: usize,
+    /// `log₂` of the domain size `n`.
+    pub power: u32,
+    /// The coset shifts of the second and third wire columns.
+    pub k1: Fr<E>,
+    pub k2: Fr<E>,
+    /// Commitments to the selectors, in snarkjs' order `[Qm, Ql, Qr, Qo, Qc]`.
+    pub q: [G1<E>; 5],
+    /// Commitments to the permutation polynomials `[S1, S2, S3]`.
+    pub s: [G1<E>; 3],
+    /// `[τ]₂`.
+    pub x_2: G2<E>,
+}
+
+impl<E: PairingCurve> VerifyingKey<E> {
+    pub fn domain_size(&self) -> usize {
+        1 << self.power
+    }
+
+    /// snarkjs' primitive `n`-th root of unity (`w` in the JSON).
+    pub fn omega(&self) -> Fr<E> {
+        crate::root_of_unity::<E>(self.power)
+    }
+}
+
+/// One of snarkjs' "additions": an internal wire `factor_a·w[a] + factor_b·w[b]` that
+/// splits a long linear combination into gates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Addition<F> {
+    pub a: u32,
+    pub b: u32,
+    pub factor_a: F,
+    pub factor_b: F,
+}
+
+/// The polynomials whose `4n` evaluations the key holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extended {
+    /// Selector `i` of `[Qm, Ql, Qr, Qo, Qc]`.
+    Q(usize),
+    /// Permutation polynomial `i` of `[S1, S2, S3]`.
+    Sigma(usize),
+    /// Lagrange polynomial `L_{i+1}` (one per public input, at least one).
+    Lagrange(usize),
+}
+
+impl Extended {
+    pub(crate) fn describe(self) -> String {
+        match self {
+            Extended::Q(i) => format!("section {} (Q{})", 7 + i, ["m", "l", "r", "o", "c"][i]),
+            Extended::Sigma(i) => format!("section 12 (sigma {})", i + 1),
+            Extended::Lagrange(i) => format!("section 13 (Lagrange {})", i + 1),
+        }
+    }
+}
+
+/// Where the `4n` evaluations live: they are the bulk of a key (eight or more `4n`
+/// vectors), so a key read from a file leaves them there and the prover reads them
+/// a block at a time; a key built in memory holds them.
+#[derive(Clone)]
+pub enum ExtendedStore<F> {
+    Memory {
+        q: [Vec<F>; 5],
+        sigma: [Vec<F>; 3],
+        lagrange: Vec<Vec<F>>,
+    },
+    Source {
+        source: Arc<dyn ByteSource>,
+        file: String,
+        /// Byte offset of each polynomial's first evaluation.
+        q: [u64; 5],
+        sigma: [u64; 3],
+        lagrange: Vec<u64>,
+    },
+}
+
+impl<F> core::fmt::Debug for ExtendedStore<F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ExtendedStore::Memory { .. } => f.write_str("ExtendedStore::Memory"),
+            ExtendedStore::Source { file, .. } => write!(f, "ExtendedStore::Source({file})"),
+        }
+    }
+}
+
+impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> ExtendedStore<F> {
+    /// How many Lagrange polynomials the store has.
+    pub fn n_lagrange(&self) -> usize {
+        match self {
+            ExtendedStore::Memory { lagrange, .. } => lagrange.len(),
+            ExtendedStore::Source { lagrange, .. } => lagrange.len(),
+        }
+    }
+
+    /// Evaluations `range` (indices into the `4n` domain) of `which` into `out`.
+    pub fn read(
+        &self,
+        which: Extended,
+        range: Range<usize>,
+        out: &mut [F],
+    ) -> Result<(), FormatError> {
+        debug_assert_eq!(range.len(), out.len());
+        match self {
+            ExtendedStore::Memory { q, sigma, lagrange } => {
+                let v = match which {
+                    Extended::Q(i) => &q[i],
+                    Extended::Sigma(i) => &sigma[i],
+                    Extended::Lagrange(i) => &lagrange[i],
+                };
+                out.copy_from_slice(&v[range]);
+                Ok(())
+            }
+            ExtendedStore::Source {
+                source,
+                file,
+                q,
+                sigma,
+                lagrange,
+            } => {
+                let base = match which {
+                    Extended::Q(i) => q[i],
+                    Extended::Sigma(i) => sigma[i],
+                    Extended::Lagrange(i) => lagrange[i],
+                };
+                let n8 = F::BYTES;
+                let mut buf = vec![0u8; range.len() * n8];
+                source
+                    .read_at(base + (range.start * n8) as u64, &mut buf)
+                    .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
+                let what = which.describe();
+                let ctx = Ctx::new(file).section(&what);
+                for (i, (o, b)) in out.iter_mut().zip(buf.chunks_exact(n8)).enumerate() {
+                    *o = fastzk_formats::codec::read_mont(b, &ctx)
+                        .map_err(|e| e.at((range.start + i) as u64))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// All `4n` evaluations of `which`.
+    pub fn read_all(&self, which: Extended, n4: usize) -> Result<Vec<F>, FormatError> {
+        let mut v = vec![F::ZERO; n4];
+        self.read(which, 0..n4, &mut v)?;
+        Ok(v)
+    }
+}
+
+/// What a snarkjs Plonk `.zkey` holds.
+#[derive(Clone, Debug)]
+pub struct ProvingKey<E: PairingCurve> {
+    pub vk: VerifyingKey<E>,
+    /// Wires: the circuit's signals followed by the additions' outputs.
+    pub n_vars: usize,
+    /// Gates actually used (the rest of the domain is padding).
+    pub n_constraints: usize,
+    pub additions: Vec<Addition<Fr<E>>>,
+    /// The wire of each gate's `a`, `b`, `c` (`n_constraints` entries each).
+    pub maps: [Vec<u32>; 3],
+    /// Coefficients (`n` each) of `[Qm, Ql, Qr, Qo, Qc]`.
+    pub q: [Vec<Fr<E>>; 5],
+    /// Coefficients (`n` each) of `[S1, S2, S3]`.
+    pub sigma: [Vec<Fr<E>>; 3],
+    /// Coefficients of the Lagrange polynomials kept in the key (snarkjs stores them;
+    /// the prover does not use them).
+    pub lagrange: Vec<Vec<Fr<E>>>,
+    pub extended: ExtendedStore<Fr<E>>,
+    /// `[τ^i]₁` for `i < n + 6`.
+    pub ptau: Vec<G1<E>>,
+}
+
+impl<E: PairingCurve> ProvingKey<E> {
+    pub fn domain_size(&self) -> usize {
+        self.vk.domain_size()
+    }
+
+    pub fn n_public(&self) -> usize {
+        self.vk.n_public
+    }
+
+    /// Signals the witness file carries (the wires less the additions).
+    pub fn n_signals(&self) -> usize {
+        self.n_vars - self.additions.len()
+    }
+
+    /// Checks that the parts agree with each other (lengths and indices).
+    pub fn check_shape(&self) -> Result<(), String> {
+        let n = self.domain_size();
+        if self.vk.power < 3 {
+            return Err(format!(
+                "domain 2^{} is below snarkjs' minimum 2^3",
+                self.vk.power
+            ));
+        }
+        if self.n_constraints > n {
+            return Err(format!(
+                "{} gates do not fit a domain of {n}",
+                self.n_constraints
+            ));
+        }
+        if self.n_public() > self.n_constraints {
+            return Err(format!(
+                "{} public inputs need as many gates, the key has {}",
+                self.n_public(),
+                self.n_constraints
+            ));
+        }
+        if self.n_vars < self.additions.len() + self.n_public() + 1 {
+            return Err(format!(
+                "{} wires cannot hold {} additions and {} public inputs",
+                self.n_vars,
+                self.additions.len(),
+                self.n_public()
+            ));
+        }
+        for (name, m) in ["A", "B", "C"].iter().zip(&self.maps) {
+            if m.len() != self.n_constraints {
+                return Err(format!(
+                    "{name} map has {} entries, expected {}",
+                    m.len(),
+                    self.n_constraints
+                ));
+            }
+            if let Some((i, w)) = m
+                .iter()
+                .enumerate()
+                .find(|(_, &w)| w as usize >= self.n_vars)
+            {
+                return Err(format!(
+                    "{name} map entry {i} names wire {w}, past {}",
+                    self.n_vars
+                ));
+            }
+        }
+        let n_signals = self.n_signals();
+        for (i, ad) in self.additions.iter().enumerate() {
+            // An addition reads signals or earlier additions only.
+            let limit = n_signals + i;
+            if ad.a as usize >= limit || ad.b as usize >= limit {
+                return Err(format!(
+                    "addition {i} reads wire {} or {}, not yet defined (limit {limit})",
+                    ad.a, ad.b
+                ));
+            }
+        }
+        for (name, v) in ["Qm", "Ql", "Qr", "Qo", "Qc"].iter().zip(&self.q) {
+            if v.len() != n {
+                return Err(format!("{name} has {} coefficients, expected {n}", v.len()));
+            }
+        }
+        for (i, v) in self.sigma.iter().enumerate() {
+            if v.len() != n {
+                return Err(format!(
+                    "S{} has {} coefficients, expected {n}",
+                    i + 1,
+                    v.len()
+                ));
+            }
+        }
+        let n_lagrange = self.n_public().max(1);
+        if self.lagrange.len() != n_lagrange || self.extended.n_lagrange() != n_lagrange {
+            return Err(format!("expected {n_lagrange} Lagrange polynomials"));
+        }
+        if self.lagrange.iter().any(|l| l.len() != n) {
+            return Err(format!(
+                "a Lagrange polynomial does not have {n} coefficients"
+            ));
+        }
+        if let ExtendedStore::Memory { q, sigma, lagrange } = &self.extended {
+            if q.iter()
+                .chain(sigma)
+                .chain(lagrange)
+                .any(|v| v.len() != 4 * n)
+            {
+                return Err(format!(
+                    "an extended evaluation vector does not have {} entries",
+                    4 * n
+                ));
+            }
+        }
+        if self.ptau.len() != n + 6 {
+            return Err(format!(
+                "{} powers of tau, expected n + 6 = {}",
+                self.ptau.len(),
+                n + 6
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A Plonk proof as snarkjs writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof<E: PairingCurve> {
+    pub a: G1<E>,
+    pub b: G1<E>,
+    pub c: G1<E>,
+    pub z: G1<E>,
+    pub t1: G1<E>,
+    pub t2: G1<E>,
+    pub t3: G1<E>,
+    pub wxi: G1<E>,
+    pub wxiw: G1<E>,
+    pub eval_a: Fr<E>,
+    pub eval_b: Fr<E>,
+    pub eval_c: Fr<E>,
+    pub eval_s1: Fr<E>,
+    pub eval_s2: Fr<E>,
+    pub eval_zw: Fr<E>,
+}
+
+impl<E: PairingCurve> Proof<E> {
+    /// The nine commitments in snarkjs' JSON order, with their names.
+    pub fn commitments(&self) -> [(&'static str, &G1<E>); 9] {
+        [
+            ("A", &self.a),
+            ("B", &self.b),
+            ("C", &self.c),
+            ("Z", &self.z),
+            ("T1", &self.t1),
+            ("T2", &self.t2),
+            ("T3", &self.t3),
+            ("Wxi", &self.wxi),
+            ("Wxiw", &self.wxiw),
+        ]
+    }
+
+    /// The six evaluations in snarkjs' JSON order, with their names.
+    pub fn evaluations(&self) -> [(&'static str, &Fr<E>); 6] {
+        [
+            ("eval_a", &self.eval_a),
+            ("eval_b", &self.eval_b),
+            ("eval_c", &self.eval_c),
+            ("eval_s1", &self.eval_s1),
+            ("eval_s2", &self.eval_s2),
+            ("eval_zw", &self.eval_zw),
+        ]
+    }
+}

@@ -1,0 +1,651 @@
+//! The prover, step for step as snarkjs' `plonk prove` (0.7.6), so its keys and its
+//! verifier work unchanged.
+//!
+//! 1. Wires: the witness (wire 0 set to zero, as snarkjs does: it only ever appears
+//!    with a zero coefficient), then the key's additions in order; `a, b, c` on `H` from
+//!    the wire maps. Each is interpolated, evaluated on the `4n` subgroup (before
+//!    blinding), blinded with `(b₂ + b₁X)(Xⁿ − 1)` etc., and committed.
+//! 2. `β, γ`; `z` on `H` as the running product of the permutation ratios (one batch
+//!    inversion); interpolated, evaluated on the `4n` subgroup, blinded with a degree-2
+//!    multiple of `Xⁿ − 1`, committed.
+//! 3. `α`; the quotient on the `4n` subgroup in snarkjs' two parts: the numerator of
+//!    the unblinded polynomials, which vanishes on `H` and is divided by `Xⁿ − 1` in
+//!    coefficient form, plus the blinding terms already divided (`Z_H` takes four
+//!    values on the `4n` subgroup); split into `T1, T2, T3` with `b₁₀, b₁₁`, committed.
+//!    The gate identity is checked at every point of `H` on the way, so a witness that
+//!    breaks a gate is refused, naming it.
+//! 4. `ξ`; the six evaluations.
+//! 5. `v`; the linearisation `r`, the openings `Wξ = (r + Σvᵢpᵢ − …)/(X − ξ)` and
+//!    `Wξω = (z − z̄ω)/(X − ξω)`, committed.
+//!
+//! Commitments are MSMs over the key's powers of tau; those of one round run
+//! concurrently. The proof is verified before it is returned.
+
+use std::time::{Duration, Instant};
+
+use fastzk_field::{batch_inverse, Field};
+use fastzk_formats::FormatError;
+use fastzk_msm::{msm, MsmError};
+use fastzk_poly::{Order, PolyError, Radix2Domain, TwoAdicTransform};
+use rand_core::{CryptoRng, OsRng, RngCore};
+use rayon::prelude::*;
+
+use crate::keys::Extended;
+use crate::transcript;
+use crate::{root_of_unity, verify, Fr, PairingCurve, Proof, ProvingKey, G1};
+
+/// Why proving failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    #[error("witness has {got} values, the proving key has {expected} signals")]
+    WitnessLength { expected: usize, got: usize },
+    #[error("the proving key is inconsistent: {0}")]
+    Key(String),
+    #[error(
+        "witness does not satisfy gate {gate} of {gates} (wires a = {a}, b = {b}, c = {c}){}",
+        if *gate < *n_public { " — a public-input gate" } else { "" }
+    )]
+    GateUnsatisfied {
+        gate: usize,
+        gates: usize,
+        n_public: usize,
+        a: u32,
+        b: u32,
+        c: u32,
+    },
+    #[error("the copy constraints do not hold (the grand product is not one)")]
+    CopyConstraints,
+    #[error("the proof does not verify against the key's own verification key")]
+    SelfCheckFailed,
+    #[error(transparent)]
+    Key2(#[from] FormatError),
+    #[error(transparent)]
+    Msm(#[from] MsmError),
+    #[error(transparent)]
+    Poly(#[from] PolyError),
+}
+
+/// Knobs for [`prove_with`].
+pub struct ProveOptions<'a> {
+    /// Verify the proof before returning it (default `true`; one pairing check).
+    pub self_check: bool,
+    /// Called with each phase's name as it starts (for progress displays).
+    pub on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
+}
+
+impl Default for ProveOptions<'_> {
+    fn default() -> Self {
+        Self {
+            self_check: true,
+            on_phase: None,
+        }
+    }
+}
+
+/// Wall-clock time per phase, in the order they ran.
+#[derive(Clone, Debug, Default)]
+pub struct ProveTimings {
+    pub phases: Vec<(&'static str, Duration)>,
+    /// Parts of a phase that ran concurrently (each one's own wall time).
+    pub overlapping: Vec<(&'static str, Duration)>,
+}
+
+struct Clock<'a> {
+    timings: ProveTimings,
+    on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
+}
+
+impl Clock<'_> {
+    fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        if let Some(cb) = self.on_phase {
+            cb(name);
+        }
+        let t = Instant::now();
+        let out = f();
+        self.timings.phases.push((name, t.elapsed()));
+        out
+    }
+
+    /// Commits to several polynomials at once, keeping each MSM's own time.
+    fn commit<E: PairingCurve, const K: usize>(
+        &mut self,
+        name: &'static str,
+        parts: [(&'static str, &[Fr<E>]); K],
+        ptau: &[G1<E>],
+    ) -> Result<[G1<E>; K], ProveError> {
+        let results: Vec<Result<(G1<E>, Duration), MsmError>> = self.run(name, || {
+            parts
+                .par_iter()
+                .map(|(_, coefs)| {
+                    let t = Instant::now();
+                    let p = msm(&ptau[..coefs.len()], coefs)?;
+                    Ok((p.to_affine(), t.elapsed()))
+                })
+                .collect()
+        });
+        let mut out = [G1::<E>::identity(); K];
+        for (k, r) in results.into_iter().enumerate() {
+            let (p, t) = r?;
+            out[k] = p;
+            self.timings.overlapping.push((parts[k].0, t));
+        }
+        Ok(out)
+    }
+}
+
+/// Proves with blinding from the OS CSPRNG and the default options; returns the
+/// proof and the public signals.
+pub fn prove<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    witness: &[Fr<E>],
+) -> Result<(Proof<E>, Vec<Fr<E>>), ProveError> {
+    prove_with(pk, witness, &ProveOptions::default()).map(|(p, public, _)| (p, public))
+}
+
+/// [`prove`] with options, reporting per-phase timings.
+pub fn prove_with<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    witness: &[Fr<E>],
+    opts: &ProveOptions<'_>,
+) -> Result<(Proof<E>, Vec<Fr<E>>, ProveTimings), ProveError> {
+    prove_with_rng(pk, witness, opts, &mut OsRng)
+}
+
+/// `(b₀ + b₁X + …)(Xⁿ − 1)` added to the coefficients `c` (length `n`), as snarkjs'
+/// `blindCoefficients([b₀, b₁, …])`: the result has `n + k` coefficients.
+fn blind<F: Field>(mut c: Vec<F>, factors: &[F]) -> Vec<F> {
+    let n = c.len();
+    c.resize(n + factors.len(), F::ZERO);
+    for (i, f) in factors.iter().enumerate() {
+        c[i] -= *f;
+        c[n + i] += *f;
+    }
+    c
+}
+
+/// `p(x)` by Horner's rule on blocks in parallel.
+fn evaluate<F: Field>(p: &[F], x: F) -> F {
+    const BLOCK: usize = 1 << 14;
+    let x_block = x.pow_u64(BLOCK as u64);
+    let parts: Vec<F> = p
+        .par_chunks(BLOCK)
+        .map(|c| c.iter().rev().fold(F::ZERO, |acc, v| acc * x + *v))
+        .collect();
+    parts
+        .iter()
+        .rev()
+        .fold(F::ZERO, |acc, v| acc * x_block + *v)
+}
+
+/// `p / (X − β)` when it divides exactly (coefficients, same length, top one zero);
+/// `None` if there is a remainder.
+fn divide_by_linear<F: Field>(p: &[F], beta: F) -> Option<Vec<F>> {
+    let mut q = vec![F::ZERO; p.len()];
+    let mut carry = F::ZERO;
+    for i in (1..p.len()).rev() {
+        carry = p[i] + beta * carry;
+        q[i - 1] = carry;
+    }
+    let remainder = p.first().map_or(F::ZERO, |p0| *p0 + beta * carry);
+    remainder.is_zero().then_some(q)
+}
+
+/// [`prove_with`] drawing the blinding scalars from `rng` (deterministic generators
+/// belong in tests only: reused blinding leaks the witness).
+pub fn prove_with_rng<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    witness: &[Fr<E>],
+    opts: &ProveOptions<'_>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<(Proof<E>, Vec<Fr<E>>, ProveTimings), ProveError> {
+    pk.check_shape().map_err(ProveError::Key)?;
+    if witness.len() != pk.n_signals() {
+        return Err(ProveError::WitnessLength {
+            expected: pk.n_signals(),
+            got: witness.len(),
+        });
+    }
+    let mut clock = Clock {
+        timings: ProveTimings::default(),
+        on_phase: opts.on_phase,
+    };
+    let n = pk.domain_size();
+    let n4 = 4 * n;
+    let power = pk.vk.power;
+    let n_public = pk.n_public();
+    let public: Vec<Fr<E>> = witness[1..=n_public].to_vec();
+    let omega = root_of_unity::<E>(power);
+    let dom_n = Radix2Domain::cached_with_root(power, omega)?;
+    let dom_4n = Radix2Domain::cached_with_root(power + 2, root_of_unity::<E>(power + 2))?;
+
+    // Round 1: wires, a(X), b(X), c(X).
+    let b: Vec<Fr<E>> = (0..=11).map(|_| Fr::<E>::random(rng)).collect();
+    let wires = clock.run("wires (additions)", || {
+        let mut wires = Vec::with_capacity(pk.n_vars);
+        wires.extend_from_slice(witness);
+        wires[0] = Fr::<E>::ZERO;
+        for ad in &pk.additions {
+            let v = ad.factor_a * wires[ad.a as usize] + ad.factor_b * wires[ad.b as usize];
+            wires.push(v);
+        }
+        wires
+    });
+    let abc_h: [Vec<Fr<E>>; 3] = clock.run("wire values on H", || {
+        pk.maps.clone().map(|m| {
+            let mut v: Vec<Fr<E>> = m.par_iter().map(|&w| wires[w as usize]).collect();
+            v.resize(n, Fr::<E>::ZERO);
+            v
+        })
+    });
+    drop(wires);
+    let (abc_coef, abc_4n) = clock.run("ntt a, b, c (n → 4n)", || -> Result<_, PolyError> {
+        let mut coefs = Vec::with_capacity(3);
+        let mut ext = Vec::with_capacity(3);
+        for v in &abc_h {
+            let mut c = v.clone();
+            dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
+            let mut e = c.clone();
+            e.resize(n4, Fr::<E>::ZERO);
+            dom_4n.forward(&mut e, Order::Natural, Order::Natural)?;
+            coefs.push(c);
+            ext.push(e);
+        }
+        Ok((coefs, ext))
+    })?;
+    let [a_coef, b_coef, c_coef]: [Vec<Fr<E>>; 3] = abc_coef.try_into().expect("three wires");
+    let a_bl = blind(a_coef, &[b[2], b[1]]);
+    let b_bl = blind(b_coef, &[b[4], b[3]]);
+    let c_bl = blind(c_coef, &[b[6], b[5]]);
+    let [cm_a, cm_b, cm_c] = clock.commit::<E, 3>(
+        "commit a, b, c",
+        [("msm a", &a_bl), ("msm b", &b_bl), ("msm c", &c_bl)],
+        &pk.ptau,
+    )?;
+
+    // Round 2: the permutation polynomial z(X).
+    let (beta, gamma) =
+        transcript::beta_gamma(&pk.vk, &abc_h[0][..n_public], [&cm_a, &cm_b, &cm_c]);
+    let z_h = clock.run("z on H", || -> Result<Vec<Fr<E>>, ProveError> {
+        let mut sigma_h = pk.sigma.clone();
+        for s in &mut sigma_h {
+            dom_n.forward(s, Order::Natural, Order::Natural)?;
+        }
+        let (k1, k2) = (pk.vk.k1, pk.vk.k2);
+        const BLOCK: usize = 1 << 12;
+        // Ratios num/den per point, each block with its own batch inversion.
+        let mut ratio = vec![Fr::<E>::ZERO; n];
+        ratio
+            .par_chunks_mut(BLOCK)
+            .enumerate()
+            .for_each(|(blk, out)| {
+                let start = blk * BLOCK;
+                let mut w = omega.pow_u64(start as u64);
+                let mut den = Vec::with_capacity(out.len());
+                for (j, o) in out.iter_mut().enumerate() {
+                    let i = start + j;
+                    let (a, bb, c) = (abc_h[0][i], abc_h[1][i], abc_h[2][i]);
+                    let bw = beta * w;
+                    *o = (a + bw + gamma) * (bb + k1 * bw + gamma) * (c + k2 * bw + gamma);
+                    den.push(
+                        (a + beta * sigma_h[0][i] + gamma)
+                            * (bb + beta * sigma_h[1][i] + gamma)
+                            * (c + beta * sigma_h[2][i] + gamma),
+                    );
+                    w *= omega;
+                }
+                batch_inverse(&mut den);
+                out.iter_mut().zip(&den).for_each(|(o, d)| *o *= *d);
+            });
+        // z(ω⁰) = 1, z(ω^{i+1}) = z(ωⁱ)·ratioᵢ; the product of all ratios must be one.
+        let mut z = Vec::with_capacity(n);
+        let mut acc = Fr::<E>::ONE;
+        for r in &ratio {
+            z.push(acc);
+            acc *= *r;
+        }
+        if !acc.is_one() {
+            return Err(ProveError::CopyConstraints);
+        }
+        Ok(z)
+    })?;
+    let (z_coef, z_4n) = clock.run("ntt z (n → 4n)", || -> Result<_, PolyError> {
+        let mut c = z_h;
+        dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
+        let mut e = c.clone();
+        e.resize(n4, Fr::<E>::ZERO);
+        dom_4n.forward(&mut e, Order::Natural, Order::Natural)?;
+        Ok((c, e))
+    })?;
+    let z_bl = blind(z_coef, &[b[9], b[8], b[7]]);
+    let [cm_z] = clock.commit::<E, 1>("commit z", [("msm z", &z_bl)], &pk.ptau)?;
+
+    // Round 3: the quotient t(X).
+    let alpha = transcript::alpha::<E>(&beta, &gamma, &cm_z);
+    let (mut t, mut tz) = clock.run("quotient on the 4n subgroup", || {
+        quotient_evaluations(pk, &abc_h, &abc_4n, &z_4n, &b, [alpha, beta, gamma])
+    })?;
+    drop((abc_4n, z_4n));
+    let t_coef = clock.run(
+        "ntt t (4n → coefficients)",
+        || -> Result<_, ProveError> {
+            dom_4n.inverse(&mut t, Order::Natural, Order::Natural)?;
+            dom_4n.inverse(&mut tz, Order::Natural, Order::Natural)?;
+            // t / (Xⁿ − 1) in coefficient form: q[i] = −t[i] (i < n), q[i] = q[i−n] − t[i].
+            t[..n].par_iter_mut().for_each(|x| *x = -*x);
+            for blk in 1..4 {
+                let (lo, hi) = t.split_at_mut(blk * n);
+                hi[..n]
+                    .par_iter_mut()
+                    .zip(&lo[(blk - 1) * n..])
+                    .for_each(|(x, q)| *x = *q - *x);
+            }
+            if t[3 * n - 3..].iter().any(|x| !x.is_zero()) {
+                return Err(ProveError::Key(
+                    "the quotient's numerator does not vanish on H although every gate holds"
+                        .into(),
+                ));
+            }
+            t.par_iter_mut().zip(&tz).for_each(|(x, y)| *x += *y);
+            if t[3 * n + 6..].iter().any(|x| !x.is_zero()) {
+                return Err(ProveError::Key(
+                    "the quotient has degree 3n + 6 or more".into(),
+                ));
+            }
+            Ok(t)
+        },
+    )?;
+    drop(tz);
+    let mut t1 = t_coef[..n].to_vec();
+    t1.push(b[10]);
+    let mut t2 = t_coef[n..2 * n].to_vec();
+    t2[0] -= b[10];
+    t2.push(b[11]);
+    let mut t3 = t_coef[2 * n..3 * n + 6].to_vec();
+    t3[0] -= b[11];
+    drop(t_coef);
+    let [cm_t1, cm_t2, cm_t3] = clock.commit::<E, 3>(
+        "commit t1, t2, t3",
+        [("msm t1", &t1), ("msm t2", &t2), ("msm t3", &t3)],
+        &pk.ptau,
+    )?;
+
+    // Round 4: evaluations at ξ.
+    let xi = transcript::xi::<E>(&alpha, [&cm_t1, &cm_t2, &cm_t3]);
+    let xiw = xi * omega;
+    let evals = clock.run("evaluations at xi", || {
+        [
+            evaluate(&a_bl, xi),
+            evaluate(&b_bl, xi),
+            evaluate(&c_bl, xi),
+            evaluate(&pk.sigma[0], xi),
+            evaluate(&pk.sigma[1], xi),
+            evaluate(&z_bl, xiw),
+        ]
+    });
+    let [eval_a, eval_b, eval_c, eval_s1, eval_s2, eval_zw] = evals;
+
+    // Round 5: linearisation and openings.
+    let v1 = transcript::v::<E>(
+        &xi,
+        [&eval_a, &eval_b, &eval_c, &eval_s1, &eval_s2, &eval_zw],
+    );
+    let mut v = [v1; 5];
+    for i in 1..5 {
+        v[i] = v[i - 1] * v1;
+    }
+    let (wxi, wxiw) = clock.run("linearisation and openings", || -> Result<_, ProveError> {
+        let (l, zh, xin) = crate::verifier::lagrange_at(&pk.vk, xi)
+            .ok_or_else(|| ProveError::Key("ξ fell in the domain (probability ~2⁻²⁵⁰)".into()))?;
+        let pi = public
+            .iter()
+            .zip(&l)
+            .fold(Fr::<E>::ZERO, |acc, (w, li)| acc - *w * *li);
+        let alpha2 = alpha.square();
+        let coef_ab = eval_a * eval_b;
+        let betaxi = beta * xi;
+        let e2 = (eval_a + betaxi + gamma)
+            * (eval_b + betaxi * pk.vk.k1 + gamma)
+            * (eval_c + betaxi * pk.vk.k2 + gamma)
+            * alpha;
+        let e3 =
+            (eval_a + beta * eval_s1 + gamma) * (eval_b + beta * eval_s2 + gamma) * eval_zw * alpha;
+        let e4 = l[0] * alpha2;
+        let xin2 = xin.square();
+        // r(X) and then Wξ's numerator, coefficient by coefficient.
+        let len = n + 6;
+        let at = |p: &[Fr<E>], i: usize| p.get(i).copied().unwrap_or(Fr::<E>::ZERO);
+        let mut w: Vec<Fr<E>> = (0..len)
+            .into_par_iter()
+            .map(|i| {
+                let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| at(&pk.q[k], i));
+                let r = qm * coef_ab
+                    + ql * eval_a
+                    + qr * eval_b
+                    + qo * eval_c
+                    + qc
+                    + at(&z_bl, i) * (e2 + e4)
+                    - at(&pk.sigma[2], i) * (e3 * beta)
+                    - (at(&t1, i) + at(&t2, i) * xin + at(&t3, i) * xin2) * zh;
+                r + v[0] * at(&a_bl, i)
+                    + v[1] * at(&b_bl, i)
+                    + v[2] * at(&c_bl, i)
+                    + v[3] * at(&pk.sigma[0], i)
+                    + v[4] * at(&pk.sigma[1], i)
+            })
+            .collect();
+        let r0 = pi - e3 * (eval_c + gamma) - e4;
+        w[0] +=
+            r0 - v[0] * eval_a - v[1] * eval_b - v[2] * eval_c - v[3] * eval_s1 - v[4] * eval_s2;
+        let wxi = divide_by_linear(&w, xi)
+            .ok_or_else(|| ProveError::Key("r(X) + Σvᵢpᵢ(X) does not vanish at ξ".into()))?;
+        let mut zw = z_bl.clone();
+        zw[0] -= eval_zw;
+        let wxiw = divide_by_linear(&zw, xiw)
+            .ok_or_else(|| ProveError::Key("z(X) − z̄ω does not vanish at ξω".into()))?;
+        Ok((wxi, wxiw))
+    })?;
+    let [cm_wxi, cm_wxiw] = clock.commit::<E, 2>(
+        "commit wxi, wxiw",
+        [("msm wxi", &wxi), ("msm wxiw", &wxiw)],
+        &pk.ptau,
+    )?;
+
+    let proof = Proof {
+        a: cm_a,
+        b: cm_b,
+        c: cm_c,
+        z: cm_z,
+        t1: cm_t1,
+        t2: cm_t2,
+        t3: cm_t3,
+        wxi: cm_wxi,
+        wxiw: cm_wxiw,
+        eval_a,
+        eval_b,
+        eval_c,
+        eval_s1,
+        eval_s2,
+        eval_zw,
+    };
+    if opts.self_check {
+        let ok = clock.run("self-check", || verify(&pk.vk, &public, &proof));
+        if !ok.unwrap_or(false) {
+            return Err(ProveError::SelfCheckFailed);
+        }
+    }
+    Ok((proof, public, clock.timings))
+}
+
+/// `(1 + pX)(1 + qX)…` style products in the blinding variable: the product of
+/// `(xᵢ + yᵢ·Z)` as coefficients in `Z`.
+fn product_in_z<F: Field, const K: usize>(factors: [(F, F); K]) -> [F; 5] {
+    let mut c = [F::ZERO; 5];
+    c[0] = F::ONE;
+    for (k, (x, y)) in factors.iter().enumerate() {
+        for d in (0..=k + 1).rev() {
+            let lower = if d > 0 { c[d - 1] * *y } else { F::ZERO };
+            c[d] = c[d] * *x + lower;
+        }
+    }
+    c
+}
+
+/// `(r, rz)` for a product of factors `(xᵢ + yᵢ·Z_H)`: `r = Πxᵢ` (divided by `Z_H`
+/// later, in coefficient form) and `rz = (product − r)/Z_H`, evaluated with `zh`.
+fn split_product<F: Field, const K: usize>(factors: [(F, F); K], zh: F) -> (F, F) {
+    let c = product_in_z(factors);
+    let rz = c[1..=K].iter().rev().fold(F::ZERO, |acc, v| acc * zh + *v);
+    (c[0], rz)
+}
+
+/// The quotient's two parts on the `4n` subgroup (snarkjs' `T` and `Tz`), block by
+/// block with the key's `4n` evaluations read as needed; checks every gate on the way.
+fn quotient_evaluations<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    abc_h: &[Vec<Fr<E>>; 3],
+    abc_4n: &[Vec<Fr<E>>],
+    z_4n: &[Fr<E>],
+    b: &[Fr<E>],
+    [alpha, beta, gamma]: [Fr<E>; 3],
+) -> Result<(Vec<Fr<E>>, Vec<Fr<E>>), ProveError> {
+    let n = pk.domain_size();
+    let n4 = 4 * n;
+    let n_public = pk.n_public();
+    let omega = root_of_unity::<E>(pk.vk.power);
+    let omega4n = root_of_unity::<E>(pk.vk.power + 2);
+    let omega4 = root_of_unity::<E>(2);
+    // Z_H(x) = xⁿ − 1 at x = ω₄ₙⁱ depends on i mod 4 only.
+    let zh_values: [Fr<E>; 4] = [0u64, 1, 2, 3].map(|p| omega4.pow_u64(p) - Fr::<E>::ONE);
+    let alpha2 = alpha.square();
+    let (k1b, k2b) = (pk.vk.k1 * beta, pk.vk.k2 * beta);
+    let public: Vec<Fr<E>> = abc_h[0][..n_public].to_vec();
+    let n_lagrange = n_public.max(1);
+
+    const BLOCK: usize = 1 << 12;
+    let mut t = vec![Fr::<E>::ZERO; n4];
+    let mut tz = vec![Fr::<E>::ZERO; n4];
+    t.par_chunks_mut(BLOCK)
+        .zip(tz.par_chunks_mut(BLOCK))
+        .enumerate()
+        .try_for_each(|(blk, (t_out, tz_out))| -> Result<(), ProveError> {
+            let start = blk * BLOCK;
+            let len = t_out.len();
+            let range = start..start + len;
+            let read = |which: Extended| -> Result<Vec<Fr<E>>, FormatError> {
+                let mut v = vec![Fr::<E>::ZERO; len];
+                pk.extended.read(which, range.clone(), &mut v)?;
+                Ok(v)
+            };
+            let q: Vec<Vec<Fr<E>>> = (0..5)
+                .map(|k| read(Extended::Q(k)))
+                .collect::<Result<_, _>>()?;
+            let s: Vec<Vec<Fr<E>>> = (0..3)
+                .map(|k| read(Extended::Sigma(k)))
+                .collect::<Result<_, _>>()?;
+            let l: Vec<Vec<Fr<E>>> = (0..n_lagrange)
+                .map(|k| read(Extended::Lagrange(k)))
+                .collect::<Result<_, _>>()?;
+            let mut w = omega4n.pow_u64(start as u64);
+            for j in 0..len {
+                let i = start + j;
+                let zh = zh_values[i % 4];
+                let (a, bb, c) = (abc_4n[0][i], abc_4n[1][i], abc_4n[2][i]);
+                let z = z_4n[i];
+                let zw = z_4n[(i + 4) % n4];
+                let ap = b[2] + b[1] * w;
+                let bp = b[4] + b[3] * w;
+                let cp = b[6] + b[5] * w;
+                let zp = (b[7] * w + b[8]) * w + b[9];
+                let ww = w * omega;
+                let zwp = (b[7] * ww + b[8]) * ww + b[9];
+                let pi = public
+                    .iter()
+                    .zip(&l)
+                    .fold(Fr::<E>::ZERO, |acc, (x, lk)| acc - lk[j] * *x);
+                let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| q[k][j]);
+
+                // e1: the gate, a·b·qm + a·ql + b·qr + c·qo + PI + qc.
+                let (ab, abz) = split_product([(a, ap), (bb, bp)], zh);
+                let e1 = ab * qm + a * ql + bb * qr + c * qo + pi + qc;
+                let e1z = abz * qm + ap * ql + bp * qr + cp * qo;
+                if i % 4 == 0 && !e1.is_zero() {
+                    let g = i / 4;
+                    let wire = |k: usize| pk.maps[k].get(g).copied().unwrap_or(0);
+                    return Err(ProveError::GateUnsatisfied {
+                        gate: g,
+                        gates: pk.n_constraints,
+                        n_public,
+                        a: wire(0),
+                        b: wire(1),
+                        c: wire(2),
+                    });
+                }
+                // e2: α(a + βX + γ)(b + βk1X + γ)(c + βk2X + γ)z.
+                let bw = beta * w;
+                let (e2, e2z) = split_product(
+                    [
+                        (a + bw + gamma, ap),
+                        (bb + k1b * w + gamma, bp),
+                        (c + k2b * w + gamma, cp),
+                        (z, zp),
+                    ],
+                    zh,
+                );
+                // e3: α(a + βS1 + γ)(b + βS2 + γ)(c + βS3 + γ)z(Xω).
+                let (e3, e3z) = split_product(
+                    [
+                        (a + beta * s[0][j] + gamma, ap),
+                        (bb + beta * s[1][j] + gamma, bp),
+                        (c + beta * s[2][j] + gamma, cp),
+                        (zw, zwp),
+                    ],
+                    zh,
+                );
+                // e4: α²(z − 1)L1.
+                let l1a = l[0][j] * alpha2;
+                let e4 = (z - Fr::<E>::ONE) * l1a;
+                let e4z = zp * l1a;
+                t_out[j] = e1 + (e2 - e3) * alpha + e4;
+                tz_out[j] = e1z + (e2z - e3z) * alpha + e4z;
+                w *= omega4n;
+            }
+            Ok(())
+        })?;
+    Ok((t, tz))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastzk_pairing::Bn254;
+
+    type F = Fr<Bn254>;
+
+    #[test]
+    fn split_product_matches_the_expansion() {
+        let f = |k: u64| F::from_u64(k);
+        let factors = [(f(3), f(5)), (f(7), f(11)), (f(13), f(2)), (f(17), f(19))];
+        for zh in [F::ZERO, F::ONE, f(23)] {
+            let (r, rz) = split_product(factors, zh);
+            let full = factors
+                .iter()
+                .fold(F::ONE, |acc, (x, y)| acc * (*x + *y * zh));
+            assert_eq!(r, f(3 * 7 * 13 * 17));
+            assert_eq!(r + rz * zh, full);
+        }
+    }
+
+    #[test]
+    fn division_by_a_linear_factor() {
+        let f = |k: u64| F::from_u64(k);
+        // (X − 4)(2X² + 3X + 5) = 2X³ − 5X² − 7X − 20, padded with a zero.
+        let p = [-f(20), -f(7), -f(5), f(2), F::ZERO];
+        assert_eq!(
+            divide_by_linear(&p, f(4)),
+            Some(vec![f(5), f(3), f(2), F::ZERO, F::ZERO])
+        );
+        assert_eq!(divide_by_linear(&p, f(3)), None);
+        assert_eq!(evaluate(&p, f(4)), F::ZERO);
+        assert_eq!(evaluate(&p, f(1)), f(2) - f(5) - f(7) - f(20));
+    }
+}

@@ -1,0 +1,416 @@
+//! snarkjs Plonk proving keys (`.zkey`, protocol 2).
+//!
+//! Sections (field elements in Montgomery form, little-endian; points in snarkjs'
+//! Montgomery layout), in the order snarkjs writes them — 3 to 14, then 1 and 2:
+//!
+//! | id | content |
+//! |----|---------|
+//! | 1  | `u32` protocol (2 = Plonk) |
+//! | 2  | `u32 n8q`, q, `u32 n8r`, r, `u32 nVars`, `u32 nPublic`, `u32 domainSize`, `u32 nAdditions`, `u32 nConstraints`, k1, k2, `[Qm]₁ [Ql]₁ [Qr]₁ [Qo]₁ [Qc]₁ [S1]₁ [S2]₁ [S3]₁`, `[τ]₂` |
+//! | 3  | additions: `nAdditions × (u32 a, u32 b, factor_a, factor_b)` |
+//! | 4–6 | the A, B, C wire maps: `nConstraints × u32` |
+//! | 7–11 | Qm, Ql, Qr, Qo, Qc: `n` coefficients, then `4n` evaluations |
+//! | 12 | S1, S2, S3, each as above |
+//! | 13 | `max(nPublic, 1)` Lagrange polynomials, each as above |
+//! | 14 | `[τ^i]₁`, `i < n + 6` |
+//!
+//! The reader takes bytes in memory or a file: the `4n` evaluations (most of a key)
+//! stay where they are and are read a block at a time by the prover.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use fastzk_curve::serialize::Coordinate;
+use fastzk_field::PrimeField;
+use fastzk_formats::binfile::{scan_table, BinWriter, Cursor, SectionTable};
+use fastzk_formats::codec::{
+    decode_point, decode_points, describe_prime, encode_point, encode_points, point_len, read_mont,
+    read_prime, write_prime, PointCheck,
+};
+use fastzk_formats::error::{Ctx, ErrorKind, FormatError, Result};
+use fastzk_formats::snarkjs::ZkeyProtocol;
+use num_bigint::BigUint;
+use rayon::prelude::*;
+
+use crate::keys::{Addition, Extended, ExtendedStore, ProvingKey, VerifyingKey};
+use crate::source::{ByteSource, FileSource, SourceReader};
+use crate::{Fr, PairingCurve};
+
+const MAGIC: &[u8; 4] = b"zkey";
+
+/// The protocol of a `.zkey` (section 1), so a caller can dispatch before reading it.
+pub fn zkey_protocol(path: impl AsRef<Path>) -> Result<ZkeyProtocol> {
+    let path = path.as_ref();
+    let file = path.display().to_string();
+    let source = FileSource::open(path).map_err(|e| FormatError::new(&file, ErrorKind::Io(e)))?;
+    protocol_of(&source, &file)
+}
+
+fn protocol_of(source: &dyn ByteSource, file: &str) -> Result<ZkeyProtocol> {
+    let table = table(source, file)?;
+    let bytes = section_bytes(source, &table, 1, file)?;
+    let c1 = Ctx::new(file).section("section 1 (protocol)");
+    let mut cur = Cursor::new(&bytes, c1);
+    let id = cur.u32()?;
+    cur.finish()?;
+    ZkeyProtocol::from_id(id).ok_or_else(|| {
+        c1.err(ErrorKind::Unsupported(format!(
+            "protocol {id} is not one snarkjs writes"
+        )))
+    })
+}
+
+fn table(source: &dyn ByteSource, file: &str) -> Result<SectionTable> {
+    let mut r = SourceReader { source, pos: 0 };
+    let t = scan_table(&mut r, source.len(), MAGIC, file)?;
+    t.check_version(file, &[1])?;
+    Ok(t)
+}
+
+fn section_bytes(
+    source: &dyn ByteSource,
+    table: &SectionTable,
+    id: u32,
+    file: &str,
+) -> Result<Vec<u8>> {
+    let s = table.require(file, id)?;
+    let mut buf = vec![0u8; s.size as usize];
+    source
+        .read_at(s.offset, &mut buf)
+        .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
+    Ok(buf)
+}
+
+/// `count` field elements in Montgomery form, in parallel, each checked `< r`.
+fn read_elements<F: PrimeField + Coordinate>(bytes: &[u8], ctx: &Ctx<'_>) -> Result<Vec<F>> {
+    bytes
+        .par_chunks_exact(F::BYTES)
+        .enumerate()
+        .map(|(i, b)| read_mont(b, ctx).map_err(|e| e.at(i as u64)))
+        .collect()
+}
+
+impl<E: PairingCurve> ProvingKey<E> {
+    /// Parses a key held in memory; `file` names it in errors.
+    pub fn from_bytes(bytes: Vec<u8>, file: &str, check: PointCheck) -> Result<Self> {
+        Self::from_source(Arc::new(bytes), file, |_| check)
+    }
+
+    /// Opens a key file: everything but the `4n` evaluations is read and checked now.
+    pub fn open(path: impl AsRef<Path>, check: PointCheck) -> Result<Self> {
+        Self::open_with(path, |_| check)
+    }
+
+    /// [`Self::open`], choosing the point check from the bytes of the sections that
+    /// hold points (2 and 14), e.g. to skip the subgroup check for bytes checked before.
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        check: impl FnOnce(&[&[u8]]) -> PointCheck,
+    ) -> Result<Self> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let source =
+            FileSource::open(path).map_err(|e| FormatError::new(&file, ErrorKind::Io(e)))?;
+        Self::from_source(Arc::new(source), &file, check)
+    }
+
+    /// Parses a key from any source.
+    pub fn from_source(
+        source: Arc<dyn ByteSource>,
+        file: &str,
+        check: impl FnOnce(&[&[u8]]) -> PointCheck,
+    ) -> Result<Self> {
+        let ctx = Ctx::new(file);
+        let protocol = protocol_of(source.as_ref(), file)?;
+        if protocol != ZkeyProtocol::Plonk {
+            return Err(ctx
+                .section("section 1 (protocol)")
+                .err(ErrorKind::Unsupported(format!(
+                    "protocol {} ({}); this reader takes Plonk (2) keys",
+                    protocol.id(),
+                    protocol.name()
+                ))));
+        }
+        let table = table(source.as_ref(), file)?;
+        let n8 = Fr::<E>::BYTES as u64;
+        let s1 = point_len::<E::G1>() as u64;
+        let s2 = point_len::<E::G2>() as u64;
+
+        // Section 2: the header.
+        let header = section_bytes(source.as_ref(), &table, 2, file)?;
+        let c2 = ctx.section("section 2 (Plonk header)");
+        let mut cur = Cursor::new(&header, c2);
+        {
+            let n8q = cur.u32()?;
+            let q = BigUint::from_bytes_le(cur.take(n8q as u64)?);
+            if q != E::ID.base_modulus() {
+                return Err(c2.err(ErrorKind::WrongCurve {
+                    found: describe_prime(&q),
+                    expected: E::ID.title().to_owned(),
+                }));
+            }
+            if n8q as u64 != s1 / 2 {
+                return Err(c2.invalid(format!("n8q is {n8q}, expected {}", s1 / 2)));
+            }
+        }
+        read_prime(&mut cur, &Fr::<E>::modulus(), Fr::<E>::BYTES)?;
+        let n_vars = cur.u32()? as u64;
+        let n_public = cur.u32()? as u64;
+        let domain_size = cur.u32()? as u64;
+        let n_additions = cur.u32()? as u64;
+        let n_constraints = cur.u32()? as u64;
+        if !domain_size.is_power_of_two() {
+            return Err(c2.invalid(format!("domain size {domain_size} is not a power of two")));
+        }
+        let power = domain_size.trailing_zeros();
+        // The quotient needs the 4n domain.
+        if power + 2 > Fr::<E>::TWO_ADICITY {
+            return Err(c2.invalid(format!(
+                "domain size 2^{power} leaves no room for the 4n domain (the field has 2^{})",
+                Fr::<E>::TWO_ADICITY
+            )));
+        }
+        let k1: Fr<E> = read_mont(cur.take(n8)?, &c2.section("section 2 (k1)"))?;
+        let k2: Fr<E> = read_mont(cur.take(n8)?, &c2.section("section 2 (k2)"))?;
+        let points_at = header.len() - cur.remaining();
+        cur.take(8 * s1 + s2)?;
+        cur.finish()?;
+
+        // Every section's size against the header's counts before anything is allocated.
+        let n = domain_size;
+        let n_lagrange = n_public.max(1);
+        let sizes = [
+            (3, "section 3 (additions)", n_additions * (8 + 2 * n8)),
+            (4, "section 4 (A map)", n_constraints * 4),
+            (5, "section 5 (B map)", n_constraints * 4),
+            (6, "section 6 (C map)", n_constraints * 4),
+            (7, "section 7 (Qm)", 5 * n * n8),
+            (8, "section 8 (Ql)", 5 * n * n8),
+            (9, "section 9 (Qr)", 5 * n * n8),
+            (10, "section 10 (Qo)", 5 * n * n8),
+            (11, "section 11 (Qc)", 5 * n * n8),
+            (12, "section 12 (sigma)", 3 * 5 * n * n8),
+            (13, "section 13 (Lagrange)", n_lagrange * 5 * n * n8),
+            (14, "section 14 (powers of tau)", (n + 6) * s1),
+        ];
+        for (id, name, want) in sizes {
+            let got = table.require(file, id)?.size;
+            if got != want {
+                return Err(ctx
+                    .section(name)
+                    .invalid(format!("section is {got} bytes, expected {want}")));
+            }
+        }
+
+        let ptau_bytes = section_bytes(source.as_ref(), &table, 14, file)?;
+        let check = check(&[&header, &ptau_bytes]);
+        let point = |bytes: &[u8], what: &str| {
+            decode_point::<E::G1>(bytes, check, &c2)
+                .map_err(|e| e.in_section(format!("section 2 ({what})")))
+        };
+        let mut at = points_at;
+        let mut commitments = Vec::with_capacity(8);
+        for what in ["Qm", "Ql", "Qr", "Qo", "Qc", "S1", "S2", "S3"] {
+            commitments.push(point(&header[at..at + s1 as usize], what)?);
+            at += s1 as usize;
+        }
+        let x_2 = decode_point::<E::G2>(&header[at..at + s2 as usize], check, &c2)
+            .map_err(|e| e.in_section("section 2 (X_2)"))?;
+        let ptau = decode_points::<E::G1>(
+            &ptau_bytes,
+            n + 6,
+            check,
+            &ctx.section("section 14 (powers of tau)"),
+        )?;
+        drop(ptau_bytes);
+
+        // Additions.
+        let c3 = ctx.section("section 3 (additions)");
+        let bytes = section_bytes(source.as_ref(), &table, 3, file)?;
+        let additions = bytes
+            .par_chunks_exact((8 + 2 * n8) as usize)
+            .enumerate()
+            .map(|(i, e)| {
+                let w =
+                    |k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+                let f = |k: usize| {
+                    read_mont::<Fr<E>>(&e[8 + k * n8 as usize..8 + (k + 1) * n8 as usize], &c3)
+                };
+                Ok(Addition {
+                    a: w(0),
+                    b: w(1),
+                    factor_a: f(0).map_err(|e| e.at(i as u64))?,
+                    factor_b: f(1).map_err(|e| e.at(i as u64))?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+
+        // Wire maps.
+        let mut maps: [Vec<u32>; 3] = Default::default();
+        for (k, m) in maps.iter_mut().enumerate() {
+            let bytes = section_bytes(source.as_ref(), &table, 4 + k as u32, file)?;
+            *m = bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+                .collect();
+        }
+
+        // Coefficients now; the 4n evaluations stay in the source.
+        let poly_at = |id: u32, index: u64| {
+            table
+                .require(file, id)
+                .map(|s| s.offset + index * 5 * n * n8)
+        };
+        let coefficients = |id: u32, index: u64, name: &str| -> Result<Vec<Fr<E>>> {
+            let mut buf = vec![0u8; (n * n8) as usize];
+            source
+                .read_at(poly_at(id, index)?, &mut buf)
+                .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
+            read_elements(&buf, &ctx.section(name))
+        };
+        let names = [
+            "section 7 (Qm)",
+            "section 8 (Ql)",
+            "section 9 (Qr)",
+            "section 10 (Qo)",
+            "section 11 (Qc)",
+        ];
+        let mut q: [Vec<Fr<E>>; 5] = Default::default();
+        let mut q_ext = [0u64; 5];
+        for i in 0..5 {
+            q[i] = coefficients(7 + i as u32, 0, names[i])?;
+            q_ext[i] = poly_at(7 + i as u32, 0)? + n * n8;
+        }
+        let mut sigma: [Vec<Fr<E>>; 3] = Default::default();
+        let mut sigma_ext = [0u64; 3];
+        for i in 0..3 {
+            sigma[i] = coefficients(12, i as u64, "section 12 (sigma)")?;
+            sigma_ext[i] = poly_at(12, i as u64)? + n * n8;
+        }
+        let mut lagrange = Vec::with_capacity(n_lagrange as usize);
+        let mut lagrange_ext = Vec::with_capacity(n_lagrange as usize);
+        for i in 0..n_lagrange {
+            lagrange.push(coefficients(13, i, "section 13 (Lagrange)")?);
+            lagrange_ext.push(poly_at(13, i)? + n * n8);
+        }
+
+        let c = |i: usize| commitments[i];
+        let pk = ProvingKey {
+            vk: VerifyingKey {
+                n_public: n_public as usize,
+                power,
+                k1,
+                k2,
+                q: [c(0), c(1), c(2), c(3), c(4)],
+                s: [c(5), c(6), c(7)],
+                x_2,
+            },
+            n_vars: n_vars as usize,
+            n_constraints: n_constraints as usize,
+            additions,
+            maps,
+            q,
+            sigma,
+            lagrange,
+            extended: ExtendedStore::Source {
+                source,
+                file: file.to_owned(),
+                q: q_ext,
+                sigma: sigma_ext,
+                lagrange: lagrange_ext,
+            },
+            ptau,
+        };
+        pk.check_shape().map_err(|e| ctx.invalid(e))?;
+        Ok(pk)
+    }
+
+    /// Serializes in snarkjs' layout and section order (so a key made by snarkjs and
+    /// read here is written back byte for byte).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let invalid = |e: String| FormatError::new("<zkey being written>", ErrorKind::Invalid(e));
+        self.check_shape().map_err(invalid)?;
+        let n = self.domain_size();
+        let n8 = Fr::<E>::BYTES;
+        let mut ext_err = None;
+        let mut w = BinWriter::new(MAGIC, 1);
+        let put = |b: &mut Vec<u8>, v: &[Fr<E>]| {
+            let start = b.len();
+            b.resize(start + v.len() * n8, 0);
+            b[start..]
+                .par_chunks_exact_mut(n8)
+                .zip(v.par_iter())
+                .for_each(|(o, x)| x.write_le_mont(o));
+        };
+        let mut put_poly = |b: &mut Vec<u8>, coef: &[Fr<E>], which: Extended| {
+            put(b, coef);
+            match self.extended.read_all(which, 4 * n) {
+                Ok(v) => put(b, &v),
+                Err(e) => ext_err = Some(e),
+            }
+        };
+        w.section(3, |b| {
+            for ad in &self.additions {
+                b.extend_from_slice(&ad.a.to_le_bytes());
+                b.extend_from_slice(&ad.b.to_le_bytes());
+                put(b, &[ad.factor_a, ad.factor_b]);
+            }
+        });
+        for (k, m) in self.maps.iter().enumerate() {
+            w.section(4 + k as u32, |b| {
+                m.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()))
+            });
+        }
+        for i in 0..5 {
+            w.section(7 + i as u32, |b| put_poly(b, &self.q[i], Extended::Q(i)));
+        }
+        w.section(12, |b| {
+            (0..3).for_each(|i| put_poly(b, &self.sigma[i], Extended::Sigma(i)))
+        });
+        w.section(13, |b| {
+            self.lagrange
+                .iter()
+                .enumerate()
+                .for_each(|(i, l)| put_poly(b, l, Extended::Lagrange(i)))
+        });
+        if let Some(e) = ext_err {
+            return Err(e);
+        }
+        w.section(14, |b| encode_points(b, &self.ptau));
+        w.section(1, |b| {
+            b.extend_from_slice(&ZkeyProtocol::Plonk.id().to_le_bytes())
+        });
+        w.section(2, |b| {
+            write_prime(b, &E::ID.base_modulus(), point_len::<E::G1>() / 2);
+            write_prime(b, &Fr::<E>::modulus(), n8);
+            let counts = [
+                self.n_vars,
+                self.n_public(),
+                n,
+                self.additions.len(),
+                self.n_constraints,
+            ];
+            counts
+                .iter()
+                .for_each(|&v| b.extend_from_slice(&(v as u32).to_le_bytes()));
+            put(b, &[self.vk.k1, self.vk.k2]);
+            self.vk
+                .q
+                .iter()
+                .chain(&self.vk.s)
+                .for_each(|p| encode_point(b, p));
+            encode_point(b, &self.vk.x_2);
+        });
+        Ok(w.finish())
+    }
+
+    /// Writes a `.zkey` file.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self.to_bytes().map_err(|mut e| {
+            e.file = path.display().to_string();
+            e
+        })?;
+        fastzk_formats::binfile::write_file(path, &bytes)
+    }
+}
