@@ -9,7 +9,7 @@ mod progress;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use cmd::{bench_msm, bench_ntt, demo, groth16, r1cs};
+use cmd::{bench_msm, bench_ntt, demo, groth16, plonk, protocol, r1cs};
 
 #[derive(Parser)]
 #[command(
@@ -33,6 +33,13 @@ enum Command {
     /// Groth16 with circom / snarkjs files: prove, verify, setup, export-vk.
     #[command(subcommand)]
     Groth16(groth16::Groth16Command),
+    /// Plonk with circom / snarkjs files: prove, verify, export-vk.
+    #[command(subcommand)]
+    Plonk(plonk::PlonkCommand),
+    /// Prove with whichever protocol the zkey holds (Groth16 or Plonk).
+    Prove(protocol::ProveArgs),
+    /// Verify with whichever protocol the verification key names (exit 0/1/2).
+    Verify(protocol::VerifyArgs),
     /// Constraint systems: info, check, synth.
     #[command(subcommand)]
     R1cs(r1cs::R1csCommand),
@@ -82,6 +89,9 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Demo(args) => demo::run(&args).map(|()| 0),
         Command::Groth16(cmd) => groth16::run(&cmd),
+        Command::Plonk(cmd) => plonk::run(&cmd),
+        Command::Prove(args) => protocol::prove(&args),
+        Command::Verify(args) => protocol::verify(&args),
         Command::R1cs(cmd) => r1cs::run(&cmd),
         Command::Selftest { batch } => cmd::selftest::run(batch).map(|()| 0),
         Command::Info => {

@@ -46,22 +46,29 @@ pub fn step<T>(label: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     Ok(out)
 }
 
-/// Prints phases in order; the concurrent MSMs' own times go under their phase.
+/// Prints phases in order, each followed by the parts that ran concurrently inside it
+/// (`(phase, part, own wall time)`).
 pub fn print_timings(
     phases: &[(&'static str, Duration)],
-    overlapping: &[(&'static str, Duration)],
+    overlapping: &[(&'static str, &'static str, Duration)],
     total: Duration,
 ) {
     for (label, d) in phases {
-        eprintln!("  {label:<24} {:>10.2} ms", d.as_secs_f64() * 1e3);
-        if label.ends_with("(concurrent)") {
-            for (label, d) in overlapping {
-                eprintln!(
-                    "    {label:<22} {:>10.2} ms (overlapping)",
-                    d.as_secs_f64() * 1e3
-                );
-            }
+        eprintln!("  {label:<28} {:>10.2} ms", d.as_secs_f64() * 1e3);
+        for (_, part, d) in overlapping.iter().filter(|(phase, _, _)| phase == label) {
+            eprintln!(
+                "    {part:<26} {:>10.2} ms (overlapping)",
+                d.as_secs_f64() * 1e3
+            );
         }
     }
-    eprintln!("  {:<24} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
+    eprintln!("  {:<28} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
+}
+
+/// Concurrent parts that all ran inside one phase, in [`print_timings`]' form.
+pub fn under(
+    phase: &'static str,
+    parts: &[(&'static str, Duration)],
+) -> Vec<(&'static str, &'static str, Duration)> {
+    parts.iter().map(|(part, d)| (phase, *part, *d)).collect()
 }

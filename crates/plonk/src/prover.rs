@@ -86,8 +86,8 @@ impl Default for ProveOptions<'_> {
 #[derive(Clone, Debug, Default)]
 pub struct ProveTimings {
     pub phases: Vec<(&'static str, Duration)>,
-    /// Parts of a phase that ran concurrently (each one's own wall time).
-    pub overlapping: Vec<(&'static str, Duration)>,
+    /// Parts of a phase that ran concurrently: `(phase, part, its own wall time)`.
+    pub overlapping: Vec<(&'static str, &'static str, Duration)>,
 }
 
 struct Clock<'a> {
@@ -127,7 +127,7 @@ impl Clock<'_> {
         for (k, r) in results.into_iter().enumerate() {
             let (p, t) = r?;
             out[k] = p;
-            self.timings.overlapping.push((parts[k].0, t));
+            self.timings.overlapping.push((name, parts[k].0, t));
         }
         Ok(out)
     }

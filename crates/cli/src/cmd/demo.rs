@@ -9,7 +9,7 @@ use fastzk_r1cs::synth::{synthesize, SynthParams};
 use rand_core::OsRng;
 
 use crate::args::CurveArg;
-use crate::progress::{print_timings, step};
+use crate::progress::{print_timings, step, under};
 
 #[derive(clap::Args, Debug)]
 pub struct DemoArgs {
@@ -74,6 +74,10 @@ fn demo<E: PairingCurve>(args: &DemoArgs) -> Result<()> {
         Ok(())
     })?;
     println!("prover phases:");
-    print_timings(&timings.phases, &timings.overlapping, timings.total());
+    print_timings(
+        &timings.phases,
+        &under("msm (concurrent)", &timings.overlapping),
+        timings.total(),
+    );
     Ok(())
 }

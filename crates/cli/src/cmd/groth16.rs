@@ -17,7 +17,7 @@ use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
 
 use crate::cache;
-use crate::progress::{print_timings, Progress};
+use crate::progress::{print_timings, under, Progress};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Groth16Command {
@@ -64,7 +64,7 @@ pub enum Groth16Command {
     },
 }
 
-pub fn name(p: &Path) -> String {
+pub(crate) fn name(p: &Path) -> String {
     p.display().to_string()
 }
 
@@ -130,7 +130,7 @@ pub fn run(cmd: &Groth16Command) -> Result<i32> {
 }
 
 /// The curve a verification_key.json names (`"curve": "bn128"`).
-fn vk_curve(path: &Path) -> Result<CurveId> {
+pub(crate) fn vk_curve(path: &Path) -> Result<CurveId> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", name(path)))?;
     let v: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{}: not JSON", name(path)))?;
@@ -217,7 +217,7 @@ fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool
     let (proof, t) = prove_with(&pk, &z, &opts)
         .with_context(|| format!("proving with {} and {}", name(p.zkey), name(p.witness)))?;
     phases.extend(t.phases);
-    let overlapping = t.overlapping;
+    let overlapping = under("msm (concurrent)", &t.overlapping);
     let done = timed("write proof + public", &progress);
     write_proof_json(p.proof, &proof)?;
     write_public_json(p.public, &z[1..=pk.n_public()])?;

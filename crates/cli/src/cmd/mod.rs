@@ -5,5 +5,7 @@ pub mod bench_ntt;
 pub mod demo;
 pub mod groth16;
 pub mod info;
+pub mod plonk;
+pub mod protocol;
 pub mod r1cs;
 pub mod selftest;

@@ -1,0 +1,181 @@
+//! `fastzk plonk …`: prove, verify and export-vk with snarkjs Plonk keys.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use fastzk_formats::{
+    read_public_json, read_wtns, sniff_curve_file, write_public_json, PointCheck,
+};
+use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
+use fastzk_plonk::{
+    prove_with, read_proof_json, read_vk_json, verify, write_proof_json, write_vk_json,
+    ProveOptions, ProvingKey,
+};
+
+use crate::cache;
+use crate::cmd::groth16::{name, vk_curve, INVALID_PROOF};
+use crate::progress::{print_timings, Progress};
+
+#[derive(clap::Subcommand, Debug)]
+pub enum PlonkCommand {
+    /// Prove: read a snarkjs Plonk zkey and a circom witness, write proof.json and
+    /// public.json (rapidsnark's argument order).
+    Prove {
+        zkey: PathBuf,
+        witness: PathBuf,
+        proof: PathBuf,
+        public: PathBuf,
+        /// Skip the prime-order subgroup check of the zkey's points (on-curve checks
+        /// stay). Only for keys you made or trust.
+        #[arg(long)]
+        trusted_key: bool,
+        /// Print the time of each round, MSM and NTT to stderr.
+        #[arg(long)]
+        timings: bool,
+    },
+    /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
+    Verify {
+        verification_key: PathBuf,
+        public: PathBuf,
+        proof: PathBuf,
+    },
+    /// Write a zkey's verification key as snarkjs' verification_key.json.
+    ExportVk {
+        zkey: PathBuf,
+        verification_key: PathBuf,
+    },
+}
+
+pub fn run(cmd: &PlonkCommand) -> Result<i32> {
+    match cmd {
+        PlonkCommand::Prove {
+            zkey,
+            witness,
+            proof,
+            public,
+            trusted_key,
+            timings,
+        } => {
+            let curve = sniff_curve_file(zkey)?;
+            with_pairing_curve!(curve, E => prove_files::<E>(zkey, witness, proof, public, *trusted_key, *timings))?;
+            Ok(0)
+        }
+        PlonkCommand::Verify {
+            verification_key,
+            public,
+            proof,
+        } => verify_command(verification_key, public, proof),
+        PlonkCommand::ExportVk {
+            zkey,
+            verification_key,
+        } => {
+            let curve = sniff_curve_file(zkey)?;
+            with_pairing_curve!(curve, E => export_vk::<E>(zkey, verification_key))?;
+            Ok(0)
+        }
+    }
+}
+
+/// `verify` with the exit-status convention (0 valid, 1 invalid).
+pub fn verify_command(vk: &Path, public: &Path, proof: &Path) -> Result<i32> {
+    let curve = vk_curve(vk)?;
+    let ok = with_pairing_curve!(curve, E => verify_files::<E>(vk, public, proof))?;
+    if ok {
+        println!("OK: the proof is valid");
+        Ok(0)
+    } else {
+        println!("INVALID: the proof does not verify");
+        Ok(INVALID_PROOF)
+    }
+}
+
+/// Reads a Plonk zkey. Points are checked on the curve and in the subgroup, unless the
+/// key is trusted (on-curve only) or these exact point bytes passed the full check
+/// before (see [`crate::cache`]). The `4n` evaluations stay in the file.
+fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E>> {
+    let mut hash = None;
+    let pk = ProvingKey::<E>::open_with(path, |parts| {
+        let mut h = blake3::Hasher::new();
+        h.update(b"plonk zkey points\0");
+        parts.iter().for_each(|p| {
+            h.update_rayon(p);
+        });
+        let digest = h.finalize();
+        let check = if cache::is_validated(&digest) {
+            PointCheck::Prevalidated
+        } else if trusted {
+            PointCheck::OnCurve
+        } else {
+            PointCheck::Subgroup
+        };
+        hash = Some((digest, check));
+        check
+    })?;
+    if let Some((digest, PointCheck::Subgroup)) = hash {
+        cache::mark_validated(&digest);
+    }
+    Ok(pk)
+}
+
+fn prove_files<E: PairingCurve>(
+    zkey: &Path,
+    witness: &Path,
+    proof_path: &Path,
+    public_path: &Path,
+    trusted: bool,
+    timings: bool,
+) -> Result<()> {
+    let progress = Progress::new();
+    let mut phases: Vec<(&'static str, Duration)> = Vec::new();
+    let start = Instant::now();
+    let mut timed = |label: &'static str, f: &mut dyn FnMut()| {
+        progress.step(label);
+        let t = Instant::now();
+        f();
+        phases.push((label, t.elapsed()));
+    };
+    timed("msm calibration", &mut || {
+        cache::load_or_measure_calibration::<E::G1>()
+    });
+    let mut loaded = None;
+    timed("read zkey + witness", &mut || {
+        loaded = Some(rayon::join(
+            || load_zkey::<E>(zkey, trusted),
+            || read_wtns::<Fr<E>>(witness),
+        ));
+    });
+    let (pk, z) = loaded.expect("ran");
+    let (pk, z) = (pk?, z?);
+    let on_phase = |s: &'static str| progress.step(s);
+    let opts = ProveOptions {
+        on_phase: Some(&on_phase),
+        ..ProveOptions::default()
+    };
+    let (proof, public, t) = prove_with(&pk, &z, &opts)
+        .with_context(|| format!("proving with {} and {}", name(zkey), name(witness)))?;
+    phases.extend(t.phases);
+    let t_write = Instant::now();
+    progress.step("write proof + public");
+    write_proof_json(proof_path, &proof)?;
+    write_public_json(public_path, &public)?;
+    phases.push(("write proof + public", t_write.elapsed()));
+    progress.finish();
+    if timings {
+        print_timings(&phases, &t.overlapping, start.elapsed());
+    }
+    Ok(())
+}
+
+fn verify_files<E: PairingCurve>(vk: &Path, public: &Path, proof: &Path) -> Result<bool> {
+    let vk = read_vk_json::<E>(vk)?;
+    let public_values = read_public_json::<Fr<E>>(public)?;
+    let proof = read_proof_json::<E>(proof)?;
+    verify(&vk, &public_values, &proof).with_context(|| format!("checking {}", name(public)))
+}
+
+fn export_vk<E: PairingCurve>(zkey: &Path, vk: &Path) -> Result<()> {
+    let pk = ProvingKey::<E>::open(zkey, PointCheck::Subgroup)?;
+    write_vk_json(vk, &pk.vk)?;
+    Ok(())
+}
