@@ -11,6 +11,10 @@
 //                                       copy with witness[index] += 1 (mod prime)
 //   proof-tamper <in.json> <out.json>   replace pi_a by pi_c (another valid G1 point)
 //   public-tamper <in.json> <out.json>  add 1 to the first public signal
+//   plonk-tamper <in.json> <out.json> <field>
+//                                       a Plonk proof with one field changed: a
+//                                       commitment replaced by another valid point
+//                                       of the proof, an evaluation + 1 (mod r)
 //   sha256-input <out.json> [hex]       64-byte message as 512 circom input bits
 //   sha256-check <public.json> <input.json>
 //                                       public outputs == SHA-256 of the message?
@@ -135,6 +139,22 @@ const commands = {
     const proof = JSON.parse(fs.readFileSync(input, 'utf8'));
     if (JSON.stringify(proof.pi_a) === JSON.stringify(proof.pi_c)) die('pi_a == pi_c already');
     proof.pi_a = proof.pi_c;
+    fs.writeFileSync(output, JSON.stringify(proof, null, 1));
+  },
+
+  'plonk-tamper'(input, output, field) {
+    const proof = JSON.parse(fs.readFileSync(input, 'utf8'));
+    if (!(field in proof)) die(`no field ${field} in ${input}`);
+    if (field.startsWith('eval_')) {
+      const r = proof.curve === 'bls12381'
+        ? 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n
+        : 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+      proof[field] = ((BigInt(proof[field]) + 1n) % r).toString();
+    } else {
+      const other = field === 'A' ? 'B' : 'A';
+      if (JSON.stringify(proof[field]) === JSON.stringify(proof[other])) die(`${field} == ${other} already`);
+      proof[field] = proof[other];
+    }
     fs.writeFileSync(output, JSON.stringify(proof, null, 1));
   },
 

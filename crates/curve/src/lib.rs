@@ -13,6 +13,7 @@ pub mod bls12_381;
 pub mod bn254;
 pub mod config;
 pub mod error;
+pub mod fixed_base;
 pub mod glv;
 pub mod jacobian;
 mod ops;
@@ -28,6 +29,7 @@ pub use batch::{
 };
 pub use config::CurveConfig;
 pub use error::CurveError;
+pub use fixed_base::FixedBase;
 pub use glv::Glv;
 pub use jacobian::Jacobian;
 pub use xyzz::Xyzz;

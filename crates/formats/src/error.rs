@@ -18,8 +18,8 @@ pub struct FormatError {
     pub section: Option<String>,
     /// The index of the item at fault within the section, if known.
     pub index: Option<u64>,
-    /// What is wrong.
-    #[source]
+    /// What is wrong. Not a `#[source]`: the message already includes it, and error
+    /// reporters that print the chain would say it twice.
     pub kind: ErrorKind,
 }
 

@@ -11,7 +11,6 @@
 //! `.zkey`, `proof.json`, `verification_key.json`) are read and written here, from the
 //! building blocks of `fastzk-formats`.
 
-mod fixed_base;
 pub mod json;
 mod keys;
 pub mod prover;

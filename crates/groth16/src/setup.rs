@@ -12,7 +12,7 @@ use fastzk_r1cs::{Csr, R1cs};
 use rand_core::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
-use crate::fixed_base::FixedBase;
+use fastzk_curve::FixedBase;
 use fastzk_formats::snarkjs::{self, domain_log_size};
 
 use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey};

@@ -13,6 +13,7 @@
 pub mod json;
 mod keys;
 pub mod prover;
+pub mod setup;
 pub mod source;
 pub mod transcript;
 pub mod verifier;
@@ -24,6 +25,7 @@ pub use json::{
 };
 pub use keys::{Addition, Extended, ExtendedStore, Proof, ProvingKey, VerifyingKey};
 pub use prover::{prove, prove_with, prove_with_rng, ProveError, ProveOptions, ProveTimings};
+pub use setup::{setup, Gate, PlonkCircuit, Powers, SetupError};
 pub use verifier::{verify, VerifyError};
 pub use zkey::zkey_protocol;
 

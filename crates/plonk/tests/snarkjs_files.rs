@@ -6,8 +6,8 @@ use fastzk_field::Field;
 use fastzk_formats::{read_public_json, read_wtns, PointCheck};
 use fastzk_pairing::{Bls12_381, Bn254, Fr, PairingCurve};
 use fastzk_plonk::{
-    proof_from_json, proof_to_json, prove_with_rng, read_proof_json, read_vk_json, verify,
-    vk_from_json, vk_to_json, ProveError, ProveOptions, ProvingKey,
+    proof_from_json, proof_to_json, prove_with_rng, read_proof_json, read_vk_json, setup, verify,
+    vk_from_json, vk_to_json, PlonkCircuit, Powers, ProveError, ProveOptions, ProvingKey,
 };
 use fastzk_testing::fixtures::{bytes, path as data};
 use rand::SeedableRng;
@@ -164,4 +164,33 @@ fn the_verification_key_file_is_read_as_snarkjs_wrote_it() {
     assert_eq!(vk.power, 4);
     assert_eq!(vk.k1, Fr::<Bn254>::from_u64(2));
     assert_eq!(vk.k2, Fr::<Bn254>::from_u64(3));
+}
+
+/// `plonk setup` from snarkjs' r1cs and ptau is snarkjs' zkey, byte for byte.
+fn check_setup<E: PairingCurve>(dir: &str, name: &str, ptau: &str) {
+    let r1cs = fastzk_formats::R1csFile::<Fr<E>>::open(data(&format!("{dir}/{name}.r1cs")))
+        .unwrap()
+        .r1cs;
+    let ptau = fastzk_formats::Ptau::<E>::open(
+        data(&format!("{dir}/{ptau}")),
+        fastzk_formats::Validate::Yes,
+    )
+    .unwrap();
+    let circuit = PlonkCircuit::from_r1cs(&r1cs);
+    let powers = Powers::from_ptau(&ptau, circuit.log_domain()).unwrap();
+    let pk = setup(&circuit, &powers).unwrap();
+    assert_eq!(
+        pk.to_bytes().unwrap(),
+        bytes(&format!("{dir}/{name}_plonk.zkey"))
+    );
+    // Every constraint has its gate, in order.
+    assert_eq!(circuit.constraint_gate.len(), r1cs.n_constraints());
+    assert!(circuit.constraint_gate.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn setup_is_snarkjs_setup_byte_for_byte() {
+    check_setup::<Bn254>("bn254", "multiplier", "pot5_final.ptau");
+    check_setup::<Bn254>("bn254", "poly", "pot5_final.ptau");
+    check_setup::<Bls12_381>("bls12_381", "multiplier", "pot4_final.ptau");
 }

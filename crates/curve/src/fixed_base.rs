@@ -4,19 +4,19 @@
 //! into one mixed addition per window (32 for 255-bit scalars with `c = 8`), with no
 //! doublings; results are normalised to affine in batches sharing one inversion.
 
-use fastzk_curve::{batch_normalize, batch_normalize_xyzz, Affine, CurveConfig, Jacobian, Xyzz};
+use crate::{batch_normalize, batch_normalize_xyzz, Affine, CurveConfig, Jacobian, Xyzz};
 use fastzk_field::PrimeField;
 use rayon::prelude::*;
 
 const WINDOW: u32 = 8;
 
-pub(crate) struct FixedBase<C: CurveConfig> {
+pub struct FixedBase<C: CurveConfig> {
     /// `tables[w][d − 1] = d·2^{8w}·G`.
     tables: Vec<Vec<Affine<C>>>,
 }
 
 impl<C: CurveConfig> FixedBase<C> {
-    pub(crate) fn new(base: &Affine<C>) -> Self {
+    pub fn new(base: &Affine<C>) -> Self {
         let bits = C::Scalar::modulus().bits() as u32;
         let windows = bits.div_ceil(WINDOW) as usize;
         let digits = (1usize << WINDOW) - 1;
@@ -36,7 +36,7 @@ impl<C: CurveConfig> FixedBase<C> {
         }
     }
 
-    pub(crate) fn mul(&self, k: &C::Scalar) -> Xyzz<C> {
+    pub fn mul(&self, k: &C::Scalar) -> Xyzz<C> {
         let bytes = k.to_le_bytes();
         let mut acc = Xyzz::identity();
         for (table, &d) in self.tables.iter().zip(&bytes) {
@@ -48,7 +48,7 @@ impl<C: CurveConfig> FixedBase<C> {
     }
 
     /// `[kᵢ]G` for every scalar, in parallel.
-    pub(crate) fn mul_many(&self, scalars: &[C::Scalar]) -> Vec<Affine<C>> {
+    pub fn mul_many(&self, scalars: &[C::Scalar]) -> Vec<Affine<C>> {
         scalars
             .par_chunks(1 << 10)
             .flat_map_iter(|chunk| {
