@@ -22,6 +22,7 @@ fn r1cs_roundtrip<F: PrimeField>() {
             n_vars: Some(20),
             n_public,
             terms,
+            plonk_gates: false,
         };
         let (r1cs, z) = synthesize::<F>(&params, &mut rng).unwrap();
         let file = R1csFile::from_r1cs(r1cs);

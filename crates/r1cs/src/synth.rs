@@ -8,6 +8,10 @@
 //!
 //! Sizes count the constraints *including* the `n_public + 1` rows Groth16 adds for the
 //! public variables, so `log_size = k` gives a Groth16 evaluation domain of exactly `2^k`.
+//! [`SynthParams::plonk`] instead makes one term per A, B, C row and `2^k − n_public`
+//! constraints: snarkjs' Plonk conversion turns each into exactly one gate (no
+//! additions), and with the public-input gates that is `2^k` gates, a Plonk domain of
+//! exactly `2^k` — so Plonk and Groth16 can be compared on the same domain size.
 
 use fastzk_field::{batch_inverse, PrimeField};
 use rand_core::RngCore;
@@ -25,6 +29,8 @@ pub struct SynthParams {
     pub n_public: usize,
     /// Terms in each row of A and of B.
     pub terms: usize,
+    /// Count the constraints for a Plonk domain of `2^log_size` gates (see the module).
+    pub plonk_gates: bool,
 }
 
 impl SynthParams {
@@ -34,12 +40,23 @@ impl SynthParams {
             n_vars: None,
             n_public: 1,
             terms: 2,
+            plonk_gates: false,
+        }
+    }
+
+    /// One term per row and `2^log_size − n_public` constraints: `2^log_size` Plonk gates.
+    pub fn plonk(log_size: u32) -> Self {
+        Self {
+            terms: 1,
+            plonk_gates: true,
+            ..Self::new(log_size)
         }
     }
 
     /// Number of constraints the instance will have.
     pub fn n_constraints(&self) -> usize {
-        (1usize << self.log_size).saturating_sub(self.n_public + 1)
+        let extra = if self.plonk_gates { self.n_public } else { self.n_public + 1 };
+        (1usize << self.log_size).saturating_sub(extra)
     }
 }
 

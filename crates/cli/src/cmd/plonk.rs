@@ -1,17 +1,19 @@
-//! `fastzk plonk …`: prove, verify and export-vk with snarkjs Plonk keys.
+//! `fastzk plonk …`: prove, verify, setup and export-vk with snarkjs Plonk keys.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use fastzk_formats::{
-    read_public_json, read_wtns, sniff_curve_file, write_public_json, PointCheck,
+    read_public_json, read_wtns, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
+    Validate,
 };
 use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
 use fastzk_plonk::{
     prove_with, read_proof_json, read_vk_json, verify, write_proof_json, write_vk_json,
-    ProveOptions, ProvingKey,
+    setup, PlonkCircuit, Powers, ProveOptions, ProvingKey,
 };
+use rand_core::OsRng;
 
 use crate::cache;
 use crate::cmd::groth16::{name, vk_curve, INVALID_PROOF};
@@ -40,6 +42,21 @@ pub enum PlonkCommand {
         public: PathBuf,
         proof: PathBuf,
     },
+    /// Setup as `snarkjs plonk setup` (byte-identical zkey): `setup circuit.r1cs
+    /// pot.ptau circuit.zkey`. With --random-tau and no ptau (`setup circuit.r1cs
+    /// circuit.zkey --random-tau`) τ is drawn here and discarded: NOT FOR PRODUCTION.
+    Setup {
+        r1cs: PathBuf,
+        /// The phase-2-prepared powers of tau, or (with --random-tau) the zkey.
+        ptau_or_zkey: PathBuf,
+        zkey: Option<PathBuf>,
+        /// Development keys without a ceremony.
+        #[arg(long)]
+        random_tau: bool,
+        /// Also write the verification key here.
+        #[arg(long)]
+        vk: Option<PathBuf>,
+    },
     /// Write a zkey's verification key as snarkjs' verification_key.json.
     ExportVk {
         zkey: PathBuf,
@@ -66,6 +83,23 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
             public,
             proof,
         } => verify_command(verification_key, public, proof),
+        PlonkCommand::Setup {
+            r1cs,
+            ptau_or_zkey,
+            zkey,
+            random_tau,
+            vk,
+        } => {
+            let (ptau, zkey) = match (zkey, random_tau) {
+                (Some(z), false) => (Some(ptau_or_zkey.as_path()), z.as_path()),
+                (None, true) => (None, ptau_or_zkey.as_path()),
+                (Some(_), true) => bail!("--random-tau takes no ptau: setup <r1cs> <zkey> --random-tau"),
+                (None, false) => bail!("setup <r1cs> <ptau> <zkey> (or <r1cs> <zkey> --random-tau)"),
+            };
+            let curve = sniff_curve_file(r1cs)?;
+            with_pairing_curve!(curve, E => setup_files::<E>(r1cs, ptau, zkey, vk.as_deref()))?;
+            Ok(0)
+        }
         PlonkCommand::ExportVk {
             zkey,
             verification_key,
@@ -177,5 +211,42 @@ fn verify_files<E: PairingCurve>(vk: &Path, public: &Path, proof: &Path) -> Resu
 fn export_vk<E: PairingCurve>(zkey: &Path, vk: &Path) -> Result<()> {
     let pk = ProvingKey::<E>::open(zkey, PointCheck::Subgroup)?;
     write_vk_json(vk, &pk.vk)?;
+    Ok(())
+}
+
+fn setup_files<E: PairingCurve>(r1cs: &Path, ptau: Option<&Path>, zkey: &Path, vk: Option<&Path>) -> Result<()> {
+    let progress = Progress::new();
+    progress.step("read r1cs");
+    let r1cs = R1csFile::<Fr<E>>::open(r1cs)?.r1cs;
+    progress.step("gates");
+    let circuit = PlonkCircuit::from_r1cs(&r1cs);
+    drop(r1cs);
+    let log_n = circuit.log_domain();
+    let powers = match ptau {
+        Some(path) => {
+            progress.step("read ptau");
+            let ptau = Ptau::<E>::open(path, Validate::Yes)?;
+            Powers::from_ptau(&ptau, log_n).with_context(|| format!("reading {}", name(path)))?
+        }
+        None => {
+            progress.step("random powers of tau");
+            eprintln!("warning: local random tau (drawn here and discarded): NOT FOR PRODUCTION");
+            Powers::random(log_n, &mut OsRng)
+        }
+    };
+    progress.step("selectors, permutation, commitments");
+    let pk = setup(&circuit, &powers)?;
+    progress.step("write zkey");
+    pk.save(zkey)?;
+    if let Some(vk) = vk {
+        write_vk_json(vk, &pk.vk)?;
+    }
+    progress.finish();
+    eprintln!(
+        "{} gates ({} additions), domain 2^{log_n}, {} public",
+        circuit.gates.len(),
+        circuit.additions.len(),
+        circuit.n_public
+    );
     Ok(())
 }

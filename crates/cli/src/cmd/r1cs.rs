@@ -18,7 +18,8 @@ pub enum R1csCommand {
     Info { r1cs: PathBuf },
     /// Check that a witness satisfies a .r1cs (names the first failing constraint).
     Check { r1cs: PathBuf, witness: PathBuf },
-    /// Write a synthetic satisfiable instance and its witness (Groth16 domain 2^K).
+    /// Write a synthetic satisfiable instance and its witness (Groth16 domain 2^K, or
+    /// with --plonk 2^K Plonk gates).
     Synth {
         #[arg(long)]
         log_size: u32,
@@ -30,6 +31,10 @@ pub enum R1csCommand {
         /// Seed for a reproducible instance (default: random).
         #[arg(long)]
         seed: Option<u64>,
+        /// Size for Plonk instead: one term per A, B, C row, so snarkjs' Plonk setup
+        /// makes exactly 2^K gates.
+        #[arg(long)]
+        plonk: bool,
         r1cs: PathBuf,
         witness: PathBuf,
     },
@@ -50,10 +55,19 @@ pub fn run(cmd: &R1csCommand) -> Result<i32> {
             curve,
             public,
             seed,
+            plonk,
             r1cs,
             witness,
         } => {
-            with_pairing_curve!(curve.0, E => r1cs_synth::<E>(*log_size, *public, *seed, r1cs, witness))?;
+            let params = SynthParams {
+                n_public: *public,
+                ..if *plonk {
+                    SynthParams::plonk(*log_size)
+                } else {
+                    SynthParams::new(*log_size)
+                }
+            };
+            with_pairing_curve!(curve.0, E => r1cs_synth::<E>(&params, *seed, r1cs, witness))?;
         }
     }
     Ok(0)
@@ -101,19 +115,14 @@ fn r1cs_check<E: PairingCurve>(r1cs: &Path, witness: &Path) -> Result<()> {
 }
 
 fn r1cs_synth<E: PairingCurve>(
-    log_size: u32,
-    n_public: usize,
+    params: &SynthParams,
     seed: Option<u64>,
     r1cs_path: &Path,
     witness: &Path,
 ) -> Result<()> {
-    let params = SynthParams {
-        n_public,
-        ..SynthParams::new(log_size)
-    };
     let seed = seed.unwrap_or_else(|| rand_core::RngCore::next_u64(&mut OsRng));
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-    let (r1cs, z) = synthesize::<Fr<E>>(&params, &mut rng)?;
+    let (r1cs, z) = synthesize::<Fr<E>>(params, &mut rng)?;
     R1csFile::from_r1cs(r1cs).save(r1cs_path)?;
     write_wtns(witness, &z)?;
     println!(
@@ -121,7 +130,7 @@ fn r1cs_synth<E: PairingCurve>(
         name(r1cs_path),
         params.n_constraints(),
         z.len(),
-        n_public,
+        params.n_public,
         name(witness)
     );
     Ok(())
