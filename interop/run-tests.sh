@@ -309,7 +309,38 @@ for c in "${CIRCUITS[@]}" no_public; do
     >"$LOGS/$name.log" 2>&1 || rc=$?
   if [[ $rc -ne 0 ]] && grep -Eq "gate [0-9]+" "$LOGS/$name.log"; then pass "$name"
   else fail "$name" "exit status $rc; want non-zero and a message naming 'gate <index>'"; fi
+  name="$c:plonk:fastzk-prove-r1cs-names-the-constraint"
+  rc=0
+  "$FASTZK" plonk prove "$d/sj.zkey" "$d/bad.wtns" "$d/bad_w_proof.json" "$d/bad_w_public.json" \
+    --r1cs "$r1cs" >"$LOGS/$name.log" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]] && grep -Eq "constraint [0-9]+" "$LOGS/$name.log"; then pass "$name"
+  else fail "$name" "exit status $rc; want non-zero and a message naming 'constraint <index>'"; fi
+
+  # fastzk's setup from the same r1cs and ptau is snarkjs' zkey, byte for byte.
+  expect 0 "$c:plonk:fastzk-setup" "$FASTZK" plonk setup "$r1cs" "$PTAU" "$d/fz.zkey"
+  expect 0 "$c:plonk:fastzk-setup-byte-identical-to-snarkjs" cmp "$d/fz.zkey" "$d/sj.zkey"
 done
+
+# Synthetic Plonk circuit of exactly 2^SYNTH_K gates: fastzk's setup equals snarkjs'.
+d=$B/plonk-synth
+mkdir -p "$d"
+expect 0 "synth:plonk:r1cs-synth" "$FASTZK" r1cs synth --plonk --log-size "$SYNTH_K" "$d/s.r1cs" "$d/s.wtns"
+expect 0 "synth:plonk:snarkjs-setup" "$SNARKJS" plonk setup "$d/s.r1cs" "$PTAU" "$d/sj.zkey"
+expect 0 "synth:plonk:fastzk-setup" "$FASTZK" plonk setup "$d/s.r1cs" "$PTAU" "$d/fz.zkey"
+expect 0 "synth:plonk:setup-byte-identical-to-snarkjs" cmp "$d/fz.zkey" "$d/sj.zkey"
+expect 0 "synth:plonk:domain-is-2^$SYNTH_K" test "$(node -e '
+  const b = require("fs").readFileSync(process.argv[1]);
+  let p = 12; while (b.readUInt32LE(p) !== 2) p += 12 + Number(b.readBigUInt64LE(p + 4));
+  console.log(Math.log2(b.readUInt32LE(p + 12 + 4 + 32 + 4 + 32 + 8)));' "$d/fz.zkey")" = "$SYNTH_K"
+expect 0 "synth:plonk:snarkjs-export-vk" "$SNARKJS" zkey export verificationkey "$d/sj.zkey" "$d/vk.json"
+expect 0 "synth:plonk:fastzk-prove" "$FASTZK" plonk prove "$d/fz.zkey" "$d/s.wtns" "$d/fz_proof.json" "$d/fz_public.json"
+expect 0 "synth:plonk:snarkjs-verifies-fastzk-proof" \
+  "$SNARKJS" plonk verify "$d/vk.json" "$d/fz_public.json" "$d/fz_proof.json"
+expect 0 "synth:plonk:fastzk-setup-random-tau" "$FASTZK" plonk setup "$d/s.r1cs" "$d/fzr.zkey" --random-tau --vk "$d/fzr_vk.json"
+expect 0 "synth:plonk:snarkjs-prove-random-tau-zkey" \
+  "$SNARKJS" plonk prove "$d/fzr.zkey" "$d/s.wtns" "$d/sjr_proof.json" "$d/sjr_public.json"
+expect 0 "synth:plonk:fastzk-verifies-snarkjs-proof-random-tau" \
+  "$FASTZK" plonk verify "$d/fzr_vk.json" "$d/sjr_public.json" "$d/sjr_proof.json"
 
 # --- Synthetic instance: fastzk's r1cs/wtns writers, read by snarkjs ----------
 d=$B/synth

@@ -58,7 +58,7 @@ pub enum ProveError {
     #[error("the proof does not verify against the key's own verification key")]
     SelfCheckFailed,
     #[error(transparent)]
-    Key2(#[from] FormatError),
+    KeyFile(#[from] FormatError),
     #[error(transparent)]
     Msm(#[from] MsmError),
     #[error(transparent)]
@@ -685,7 +685,10 @@ mod tests {
             assert_eq!(blinded_product4(f, y, zh, zh_inv), (c[0], rz));
             let c = expand(&[(f[0], y[0]), (f[1], y[1])]);
             let rz = c[1..].iter().rev().fold(F::ZERO, |acc, v| acc * zh + *v);
-            assert_eq!(blinded_product2([f[0], f[1]], [y[0], y[1]], zh, zh_inv), (c[0], rz));
+            assert_eq!(
+                blinded_product2([f[0], f[1]], [y[0], y[1]], zh, zh_inv),
+                (c[0], rz)
+            );
         }
     }
 

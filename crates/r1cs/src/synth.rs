@@ -55,7 +55,11 @@ impl SynthParams {
 
     /// Number of constraints the instance will have.
     pub fn n_constraints(&self) -> usize {
-        let extra = if self.plonk_gates { self.n_public } else { self.n_public + 1 };
+        let extra = if self.plonk_gates {
+            self.n_public
+        } else {
+            self.n_public + 1
+        };
         (1usize << self.log_size).saturating_sub(extra)
     }
 }

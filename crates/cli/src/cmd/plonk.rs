@@ -10,8 +10,8 @@ use fastzk_formats::{
 };
 use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
 use fastzk_plonk::{
-    prove_with, read_proof_json, read_vk_json, verify, write_proof_json, write_vk_json,
-    setup, PlonkCircuit, Powers, ProveOptions, ProvingKey,
+    prove_with, read_proof_json, read_vk_json, setup, verify, write_proof_json, write_vk_json,
+    PlonkCircuit, Powers, ProveOptions, ProvingKey,
 };
 use rand_core::OsRng;
 
@@ -28,6 +28,10 @@ pub enum PlonkCommand {
         witness: PathBuf,
         proof: PathBuf,
         public: PathBuf,
+        /// The circuit's .r1cs: check every constraint first and name the first that
+        /// fails (without it, a broken witness is refused naming the Plonk gate).
+        #[arg(long)]
+        r1cs: Option<PathBuf>,
         /// Skip the prime-order subgroup check of the zkey's points (on-curve checks
         /// stay). Only for keys you made or trust.
         #[arg(long)]
@@ -71,11 +75,19 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
             witness,
             proof,
             public,
+            r1cs,
             trusted_key,
             timings,
         } => {
             let curve = sniff_curve_file(zkey)?;
-            with_pairing_curve!(curve, E => prove_files::<E>(zkey, witness, proof, public, *trusted_key, *timings))?;
+            let paths = ProvePaths {
+                zkey,
+                witness,
+                proof,
+                public,
+                r1cs: r1cs.as_deref(),
+            };
+            with_pairing_curve!(curve, E => prove_files::<E>(&paths, *trusted_key, *timings))?;
             Ok(0)
         }
         PlonkCommand::Verify {
@@ -93,8 +105,12 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
             let (ptau, zkey) = match (zkey, random_tau) {
                 (Some(z), false) => (Some(ptau_or_zkey.as_path()), z.as_path()),
                 (None, true) => (None, ptau_or_zkey.as_path()),
-                (Some(_), true) => bail!("--random-tau takes no ptau: setup <r1cs> <zkey> --random-tau"),
-                (None, false) => bail!("setup <r1cs> <ptau> <zkey> (or <r1cs> <zkey> --random-tau)"),
+                (Some(_), true) => {
+                    bail!("--random-tau takes no ptau: setup <r1cs> <zkey> --random-tau")
+                }
+                (None, false) => {
+                    bail!("setup <r1cs> <ptau> <zkey> (or <r1cs> <zkey> --random-tau)")
+                }
             };
             let curve = sniff_curve_file(r1cs)?;
             with_pairing_curve!(curve, E => setup_files::<E>(r1cs, ptau, zkey, vk.as_deref()))?;
@@ -152,14 +168,16 @@ fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E
     Ok(pk)
 }
 
-fn prove_files<E: PairingCurve>(
-    zkey: &Path,
-    witness: &Path,
-    proof_path: &Path,
-    public_path: &Path,
-    trusted: bool,
-    timings: bool,
-) -> Result<()> {
+struct ProvePaths<'a> {
+    zkey: &'a Path,
+    witness: &'a Path,
+    proof: &'a Path,
+    public: &'a Path,
+    r1cs: Option<&'a Path>,
+}
+
+fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool) -> Result<()> {
+    let (zkey, witness) = (p.zkey, p.witness);
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
     let start = Instant::now();
@@ -181,6 +199,21 @@ fn prove_files<E: PairingCurve>(
     });
     let (pk, z) = loaded.expect("ran");
     let (pk, z) = (pk?, z?);
+    if let Some(path) = p.r1cs {
+        let mut r1cs = None;
+        timed("read r1cs + check witness", &mut || {
+            r1cs = Some(
+                R1csFile::<Fr<E>>::open(path)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|f| {
+                        f.r1cs.check(&z).with_context(|| {
+                            format!("checking {} against {}", name(witness), name(path))
+                        })
+                    }),
+            );
+        });
+        r1cs.expect("ran")?;
+    }
     let on_phase = |s: &'static str| progress.step(s);
     let opts = ProveOptions {
         on_phase: Some(&on_phase),
@@ -191,8 +224,8 @@ fn prove_files<E: PairingCurve>(
     phases.extend(t.phases);
     let t_write = Instant::now();
     progress.step("write proof + public");
-    write_proof_json(proof_path, &proof)?;
-    write_public_json(public_path, &public)?;
+    write_proof_json(p.proof, &proof)?;
+    write_public_json(p.public, &public)?;
     phases.push(("write proof + public", t_write.elapsed()));
     progress.finish();
     if timings {
@@ -214,7 +247,12 @@ fn export_vk<E: PairingCurve>(zkey: &Path, vk: &Path) -> Result<()> {
     Ok(())
 }
 
-fn setup_files<E: PairingCurve>(r1cs: &Path, ptau: Option<&Path>, zkey: &Path, vk: Option<&Path>) -> Result<()> {
+fn setup_files<E: PairingCurve>(
+    r1cs: &Path,
+    ptau: Option<&Path>,
+    zkey: &Path,
+    vk: Option<&Path>,
+) -> Result<()> {
     let progress = Progress::new();
     progress.step("read r1cs");
     let r1cs = R1csFile::<Fr<E>>::open(r1cs)?.r1cs;

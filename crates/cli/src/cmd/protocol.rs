@@ -15,6 +15,9 @@ pub struct ProveArgs {
     witness: PathBuf,
     proof: PathBuf,
     public: PathBuf,
+    /// The circuit's .r1cs: check every constraint first and name the first that fails.
+    #[arg(long)]
+    r1cs: Option<PathBuf>,
     /// Skip the prime-order subgroup check of the zkey's points (on-curve checks stay).
     #[arg(long)]
     trusted_key: bool,
@@ -38,7 +41,7 @@ pub fn prove(a: &ProveArgs) -> Result<i32> {
             witness: a.witness.clone(),
             proof: a.proof.clone(),
             public: a.public.clone(),
-            r1cs: None,
+            r1cs: a.r1cs.clone(),
             trusted_key: a.trusted_key,
             timings: a.timings,
         }),
@@ -47,6 +50,7 @@ pub fn prove(a: &ProveArgs) -> Result<i32> {
             witness: a.witness.clone(),
             proof: a.proof.clone(),
             public: a.public.clone(),
+            r1cs: a.r1cs.clone(),
             trusted_key: a.trusted_key,
             timings: a.timings,
         }),
