@@ -53,8 +53,6 @@ pub enum Extended {
     Q(usize),
     /// Permutation polynomial `i` of `[S1, S2, S3]`.
     Sigma(usize),
-    /// Lagrange polynomial `L_{i+1}` (one per public input, at least one).
-    Lagrange(usize),
 }
 
 impl Extended {
@@ -62,20 +60,20 @@ impl Extended {
         match self {
             Extended::Q(i) => format!("section {} (Q{})", 7 + i, ["m", "l", "r", "o", "c"][i]),
             Extended::Sigma(i) => format!("section 12 (sigma {})", i + 1),
-            Extended::Lagrange(i) => format!("section 13 (Lagrange {})", i + 1),
         }
     }
 }
 
-/// Where the `4n` evaluations live: they are the bulk of a key (eight or more `4n`
-/// vectors), so a key read from a file leaves them there and the prover reads them
-/// a block at a time; a key built in memory holds them.
+/// Where the `4n` evaluations live: they are the bulk of a key (eight `4n` vectors), so
+/// a key read from a file leaves them there and the prover reads them a block at a
+/// time; a key built in memory holds them. (The key's Lagrange polynomials, one per
+/// public input, are not kept at all: they depend on the domain only, the prover does
+/// not need them, and the writer recomputes them.)
 #[derive(Clone)]
 pub enum ExtendedStore<F> {
     Memory {
         q: [Vec<F>; 5],
         sigma: [Vec<F>; 3],
-        lagrange: Vec<Vec<F>>,
     },
     Source {
         source: Arc<dyn ByteSource>,
@@ -83,7 +81,6 @@ pub enum ExtendedStore<F> {
         /// Byte offset of each polynomial's first evaluation.
         q: [u64; 5],
         sigma: [u64; 3],
-        lagrange: Vec<u64>,
     },
 }
 
@@ -97,14 +94,6 @@ impl<F> core::fmt::Debug for ExtendedStore<F> {
 }
 
 impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> ExtendedStore<F> {
-    /// How many Lagrange polynomials the store has.
-    pub fn n_lagrange(&self) -> usize {
-        match self {
-            ExtendedStore::Memory { lagrange, .. } => lagrange.len(),
-            ExtendedStore::Source { lagrange, .. } => lagrange.len(),
-        }
-    }
-
     /// Evaluations `range` (indices into the `4n` domain) of `which` into `out`.
     pub fn read(
         &self,
@@ -114,11 +103,10 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
     ) -> Result<(), FormatError> {
         debug_assert_eq!(range.len(), out.len());
         match self {
-            ExtendedStore::Memory { q, sigma, lagrange } => {
+            ExtendedStore::Memory { q, sigma } => {
                 let v = match which {
                     Extended::Q(i) => &q[i],
                     Extended::Sigma(i) => &sigma[i],
-                    Extended::Lagrange(i) => &lagrange[i],
                 };
                 out.copy_from_slice(&v[range]);
                 Ok(())
@@ -128,12 +116,10 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                 file,
                 q,
                 sigma,
-                lagrange,
             } => {
                 let base = match which {
                     Extended::Q(i) => q[i],
                     Extended::Sigma(i) => sigma[i],
-                    Extended::Lagrange(i) => lagrange[i],
                 };
                 let n8 = F::BYTES;
                 let mut buf = vec![0u8; range.len() * n8];
@@ -174,9 +160,6 @@ pub struct ProvingKey<E: PairingCurve> {
     pub q: [Vec<Fr<E>>; 5],
     /// Coefficients (`n` each) of `[S1, S2, S3]`.
     pub sigma: [Vec<Fr<E>>; 3],
-    /// Coefficients of the Lagrange polynomials kept in the key (snarkjs stores them;
-    /// the prover does not use them).
-    pub lagrange: Vec<Vec<Fr<E>>>,
     pub extended: ExtendedStore<Fr<E>>,
     /// `[τ^i]₁` for `i < n + 6`.
     pub ptau: Vec<G1<E>>,
@@ -270,21 +253,8 @@ impl<E: PairingCurve> ProvingKey<E> {
                 ));
             }
         }
-        let n_lagrange = self.n_public().max(1);
-        if self.lagrange.len() != n_lagrange || self.extended.n_lagrange() != n_lagrange {
-            return Err(format!("expected {n_lagrange} Lagrange polynomials"));
-        }
-        if self.lagrange.iter().any(|l| l.len() != n) {
-            return Err(format!(
-                "a Lagrange polynomial does not have {n} coefficients"
-            ));
-        }
-        if let ExtendedStore::Memory { q, sigma, lagrange } = &self.extended {
-            if q.iter()
-                .chain(sigma)
-                .chain(lagrange)
-                .any(|v| v.len() != 4 * n)
-            {
+        if let ExtendedStore::Memory { q, sigma } = &self.extended {
+            if q.iter().chain(sigma).any(|v| v.len() != 4 * n) {
                 return Err(format!(
                     "an extended evaluation vector does not have {} entries",
                     4 * n

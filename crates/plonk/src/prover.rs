@@ -534,6 +534,52 @@ fn blinded_product2<F: Field>(f: [F; 2], y: [F; 2], z: F, z_inv: F) -> (F, F) {
     }
 }
 
+/// `PI(X) = −Σⱼ pubⱼ·L_{j+1}(X)` and `L₁(X)` on the `4n` subgroup, from the domain alone
+/// (snarkjs reads one Lagrange polynomial per public input from the key, 5n values each:
+/// circuits with hundreds of public outputs made that most of the prover's reading).
+/// `PI` is interpolated from its values on `H` (`−pubⱼ` at `ωʲ`); `L₁(x) =
+/// (xⁿ − 1)/(n(x − 1))` off `H`, with one batch inversion per block.
+fn public_input_and_l1<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    public: &[Fr<E>],
+    zh_values: [Fr<E>; 4],
+) -> Result<(Quarters<Fr<E>>, Quarters<Fr<E>>), PolyError> {
+    let n = pk.domain_size();
+    let power = pk.vk.power;
+    let omega = root_of_unity::<E>(power);
+    let omega4n = root_of_unity::<E>(power + 2);
+    let dom_n = Radix2Domain::cached_with_root(power, omega)?;
+    let mut pi_h = vec![Fr::<E>::ZERO; n];
+    for (p, x) in pi_h.iter_mut().zip(public) {
+        *p = -*x;
+    }
+    let pi = if public.is_empty() {
+        [0; 4].map(|_| vec![Fr::<E>::ZERO; n])
+    } else {
+        let mut coefs = pi_h.clone();
+        dom_n.inverse(&mut coefs, Order::Natural, Order::Natural)?;
+        extend_to_4n(&coefs, pi_h, &dom_n, omega4n)?
+    };
+    const BLOCK: usize = 1 << 12;
+    let n_inv = Fr::<E>::from_u64(n as u64).inverse().expect("n < r");
+    let mut l1: Quarters<Fr<E>> = [0; 4].map(|_| vec![Fr::<E>::ZERO; n]);
+    l1[0][0] = Fr::<E>::ONE;
+    for (q, out) in l1.iter_mut().enumerate().skip(1) {
+        let shift = omega4n.pow_u64(q as u64);
+        let scale = zh_values[q] * n_inv;
+        out.par_chunks_mut(BLOCK).enumerate().for_each(|(blk, o)| {
+            let mut x = shift * omega.pow_u64((blk * BLOCK) as u64);
+            for v in o.iter_mut() {
+                *v = x - Fr::<E>::ONE;
+                x *= omega;
+            }
+            batch_inverse(o);
+            o.iter_mut().for_each(|v| *v *= scale);
+        });
+    }
+    Ok((pi, l1))
+}
+
 /// The quotient's two parts on the `4n` subgroup (snarkjs' `T` and `Tz`), block by
 /// block with the key's `4n` evaluations read as needed; checks every gate on the way.
 fn quotient_evaluations<E: PairingCurve>(
@@ -555,8 +601,7 @@ fn quotient_evaluations<E: PairingCurve>(
     let zh_inv: [Fr<E>; 4] = zh_values.map(|z| z.inverse().unwrap_or(Fr::<E>::ZERO));
     let alpha2 = alpha.square();
     let (k1b, k2b) = (pk.vk.k1 * beta, pk.vk.k2 * beta);
-    let public: Vec<Fr<E>> = abc_h[0][..n_public].to_vec();
-    let n_lagrange = n_public.max(1);
+    let (pi_4n, l1_4n) = public_input_and_l1::<E>(pk, &abc_h[0][..n_public], zh_values)?;
 
     const BLOCK: usize = 1 << 12;
     let mut t = vec![Fr::<E>::ZERO; n4];
@@ -579,9 +624,6 @@ fn quotient_evaluations<E: PairingCurve>(
             let s: Vec<Vec<Fr<E>>> = (0..3)
                 .map(|k| read(Extended::Sigma(k)))
                 .collect::<Result<_, _>>()?;
-            let l: Vec<Vec<Fr<E>>> = (0..n_lagrange)
-                .map(|k| read(Extended::Lagrange(k)))
-                .collect::<Result<_, _>>()?;
             let mut w = omega4n.pow_u64(start as u64);
             for j in 0..len {
                 let i = start + j;
@@ -597,10 +639,7 @@ fn quotient_evaluations<E: PairingCurve>(
                 let zp = (b[7] * w + b[8]) * w + b[9];
                 let ww = w * omega;
                 let zwp = (b[7] * ww + b[8]) * ww + b[9];
-                let pi = public
-                    .iter()
-                    .zip(&l)
-                    .fold(Fr::<E>::ZERO, |acc, (x, lk)| acc - lk[j] * *x);
+                let pi = pi_4n[q4][m];
                 let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| q[k][j]);
 
                 // e1: the gate, a·b·qm + a·ql + b·qr + c·qo + PI + qc.
@@ -640,7 +679,7 @@ fn quotient_evaluations<E: PairingCurve>(
                     zh_inv,
                 );
                 // e4: α²(z − 1)L1.
-                let l1a = l[0][j] * alpha2;
+                let l1a = l1_4n[q4][m] * alpha2;
                 let e4 = (z - Fr::<E>::ONE) * l1a;
                 let e4z = zp * l1a;
                 t_out[j] = e1 + (e2 - e3) * alpha + e4;

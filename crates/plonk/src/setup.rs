@@ -295,6 +295,20 @@ fn coefficients_and_extended<F: fastzk_field::NttField>(
     Ok((c, e))
 }
 
+/// `L_{i+1}` of the domain of `2^log_n` as snarkjs stores it: `n` coefficients and the
+/// `4n` evaluations.
+pub(crate) fn lagrange_polynomial<E: PairingCurve>(
+    log_n: u32,
+    i: usize,
+) -> Result<(Vec<Fr<E>>, Vec<Fr<E>>), fastzk_poly::PolyError> {
+    let n = 1usize << log_n;
+    let dom_n = Radix2Domain::cached_with_root(log_n, root_of_unity::<E>(log_n))?;
+    let dom_4n = Radix2Domain::cached_with_root(log_n + 2, root_of_unity::<E>(log_n + 2))?;
+    let mut v = vec![Fr::<E>::ZERO; n];
+    v[i] = Fr::<E>::ONE;
+    coefficients_and_extended(&v, &dom_n, &dom_4n)
+}
+
 /// snarkjs' `plonk setup` on a circuit's gates with the given powers.
 pub fn setup<E: PairingCurve>(
     circuit: &PlonkCircuit<Fr<E>>,
@@ -372,15 +386,6 @@ pub fn setup<E: PairingCurve>(
         sigma_ext.push(e);
         s_commit.push(commit(v)?);
     }
-    let mut lagrange = Vec::new();
-    let mut lagrange_ext = Vec::new();
-    for i in 0..circuit.n_public.max(1) {
-        let mut v = vec![Fr::<E>::ZERO; n];
-        v[i] = Fr::<E>::ONE;
-        let (c, e) = coefficients_and_extended(&v, &dom_n, &dom_4n)?;
-        lagrange.push(c);
-        lagrange_ext.push(e);
-    }
 
     let arr5 = |v: Vec<Vec<Fr<E>>>| -> [Vec<Fr<E>>; 5] { v.try_into().expect("five selectors") };
     let arr3 = |v: Vec<Vec<Fr<E>>>| -> [Vec<Fr<E>>; 3] { v.try_into().expect("three sigmas") };
@@ -407,11 +412,9 @@ pub fn setup<E: PairingCurve>(
         maps: [map(0), map(1), map(2)],
         q: arr5(q),
         sigma: arr3(sigma),
-        lagrange,
         extended: ExtendedStore::Memory {
             q: arr5(q_ext),
             sigma: arr3(sigma_ext),
-            lagrange: lagrange_ext,
         },
         ptau: powers.tau_g1[..n + 6].to_vec(),
     };

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use fastzk_curve::serialize::Coordinate;
 use fastzk_field::PrimeField;
-use fastzk_formats::binfile::{scan_table, BinWriter, Cursor, SectionTable};
+use fastzk_formats::binfile::{scan_table, Cursor, SectionTable};
 use fastzk_formats::codec::{
     decode_point, decode_points, describe_prime, encode_point, encode_points, point_len, read_mont,
     read_prime, write_prime, PointCheck,
@@ -43,12 +43,11 @@ pub fn zkey_protocol(path: impl AsRef<Path>) -> Result<ZkeyProtocol> {
     let path = path.as_ref();
     let file = path.display().to_string();
     let source = FileSource::open(path).map_err(|e| FormatError::new(&file, ErrorKind::Io(e)))?;
-    protocol_of(&source, &file)
+    protocol_of(&source, &table(&source, &file)?, &file)
 }
 
-fn protocol_of(source: &dyn ByteSource, file: &str) -> Result<ZkeyProtocol> {
-    let table = table(source, file)?;
-    let bytes = section_bytes(source, &table, 1, file)?;
+fn protocol_of(source: &dyn ByteSource, table: &SectionTable, file: &str) -> Result<ZkeyProtocol> {
+    let bytes = section_bytes(source, table, 1, file)?;
     let c1 = Ctx::new(file).section("section 1 (protocol)");
     let mut cur = Cursor::new(&bytes, c1);
     let id = cur.u32()?;
@@ -121,7 +120,8 @@ impl<E: PairingCurve> ProvingKey<E> {
         check: impl FnOnce(&[&[u8]]) -> PointCheck,
     ) -> Result<Self> {
         let ctx = Ctx::new(file);
-        let protocol = protocol_of(source.as_ref(), file)?;
+        let table = table(source.as_ref(), file)?;
+        let protocol = protocol_of(source.as_ref(), &table, file)?;
         if protocol != ZkeyProtocol::Plonk {
             return Err(ctx
                 .section("section 1 (protocol)")
@@ -131,7 +131,6 @@ impl<E: PairingCurve> ProvingKey<E> {
                     protocol.name()
                 ))));
         }
-        let table = table(source.as_ref(), file)?;
         let n8 = Fr::<E>::BYTES as u64;
         let s1 = point_len::<E::G1>() as u64;
         let s2 = point_len::<E::G2>() as u64;
@@ -287,12 +286,8 @@ impl<E: PairingCurve> ProvingKey<E> {
             sigma[i] = coefficients(12, i as u64, "section 12 (sigma)")?;
             sigma_ext[i] = poly_at(12, i as u64)? + n * n8;
         }
-        let mut lagrange = Vec::with_capacity(n_lagrange as usize);
-        let mut lagrange_ext = Vec::with_capacity(n_lagrange as usize);
-        for i in 0..n_lagrange {
-            lagrange.push(coefficients(13, i, "section 13 (Lagrange)")?);
-            lagrange_ext.push(poly_at(13, i)? + n * n8);
-        }
+        // Section 13 (the Lagrange polynomials) is not read: its size is checked above,
+        // and its contents depend on the domain only (the writer recomputes them).
 
         let c = |i: usize| commitments[i];
         let pk = ProvingKey {
@@ -311,13 +306,11 @@ impl<E: PairingCurve> ProvingKey<E> {
             maps,
             q,
             sigma,
-            lagrange,
             extended: ExtendedStore::Source {
                 source,
                 file: file.to_owned(),
                 q: q_ext,
                 sigma: sigma_ext,
-                lagrange: lagrange_ext,
             },
             ptau,
         };
@@ -328,89 +321,112 @@ impl<E: PairingCurve> ProvingKey<E> {
     /// Serializes in snarkjs' layout and section order (so a key made by snarkjs and
     /// read here is written back byte for byte).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let invalid = |e: String| FormatError::new("<zkey being written>", ErrorKind::Invalid(e));
-        self.check_shape().map_err(invalid)?;
-        let n = self.domain_size();
-        let n8 = Fr::<E>::BYTES;
-        let mut ext_err = None;
-        let mut w = BinWriter::new(MAGIC, 1);
-        let put = |b: &mut Vec<u8>, v: &[Fr<E>]| {
-            let start = b.len();
-            b.resize(start + v.len() * n8, 0);
-            b[start..]
-                .par_chunks_exact_mut(n8)
-                .zip(v.par_iter())
-                .for_each(|(o, x)| x.write_le_mont(o));
-        };
-        let mut put_poly = |b: &mut Vec<u8>, coef: &[Fr<E>], which: Extended| {
-            put(b, coef);
-            match self.extended.read_all(which, 4 * n) {
-                Ok(v) => put(b, &v),
-                Err(e) => ext_err = Some(e),
-            }
-        };
-        w.section(3, |b| {
-            for ad in &self.additions {
-                b.extend_from_slice(&ad.a.to_le_bytes());
-                b.extend_from_slice(&ad.b.to_le_bytes());
-                put(b, &[ad.factor_a, ad.factor_b]);
-            }
-        });
-        for (k, m) in self.maps.iter().enumerate() {
-            w.section(4 + k as u32, |b| {
-                m.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()))
-            });
-        }
-        for i in 0..5 {
-            w.section(7 + i as u32, |b| put_poly(b, &self.q[i], Extended::Q(i)));
-        }
-        w.section(12, |b| {
-            (0..3).for_each(|i| put_poly(b, &self.sigma[i], Extended::Sigma(i)))
-        });
-        w.section(13, |b| {
-            self.lagrange
-                .iter()
-                .enumerate()
-                .for_each(|(i, l)| put_poly(b, l, Extended::Lagrange(i)))
-        });
-        if let Some(e) = ext_err {
-            return Err(e);
-        }
-        w.section(14, |b| encode_points(b, &self.ptau));
-        w.section(1, |b| {
-            b.extend_from_slice(&ZkeyProtocol::Plonk.id().to_le_bytes())
-        });
-        w.section(2, |b| {
-            write_prime(b, &E::ID.base_modulus(), point_len::<E::G1>() / 2);
-            write_prime(b, &Fr::<E>::modulus(), n8);
-            let counts = [
-                self.n_vars,
-                self.n_public(),
-                n,
-                self.additions.len(),
-                self.n_constraints,
-            ];
-            counts
-                .iter()
-                .for_each(|&v| b.extend_from_slice(&(v as u32).to_le_bytes()));
-            put(b, &[self.vk.k1, self.vk.k2]);
-            self.vk
-                .q
-                .iter()
-                .chain(&self.vk.s)
-                .for_each(|p| encode_point(b, p));
-            encode_point(b, &self.vk.x_2);
-        });
-        Ok(w.finish())
+        let mut out = Vec::new();
+        self.write_to(&mut out, "<zkey being written>")?;
+        Ok(out)
     }
 
-    /// Writes a `.zkey` file.
+    /// Writes a `.zkey` file, streaming one polynomial at a time (a key of `2^20`
+    /// gates is over a gigabyte; it is never held twice).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        let bytes = self.to_bytes().map_err(|mut e| {
-            e.file = path.display().to_string();
-            e
-        })?;
-        fastzk_formats::binfile::write_file(path, &bytes)
+        let file = path.display().to_string();
+        let io = |e: std::io::Error| FormatError::new(&file, ErrorKind::Io(e));
+        let mut w =
+            std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path).map_err(io)?);
+        self.write_to(&mut w, &file)?;
+        std::io::Write::flush(&mut w).map_err(io)
+    }
+
+    /// [`Self::to_bytes`] into any writer; `file` names it in errors.
+    pub fn write_to<W: std::io::Write>(&self, w: &mut W, file: &str) -> Result<()> {
+        self.check_shape()
+            .map_err(|e| FormatError::new(file, ErrorKind::Invalid(e)))?;
+        let io = |e: std::io::Error| FormatError::new(file, ErrorKind::Io(e));
+        let n = self.domain_size() as u64;
+        let n8 = Fr::<E>::BYTES;
+        let (s1, s2) = (point_len::<E::G1>() as u64, point_len::<E::G2>() as u64);
+        let n8q = s1 / 2;
+        let elements = |v: &[Fr<E>]| -> Vec<u8> {
+            let mut b = vec![0u8; v.len() * n8];
+            b.par_chunks_exact_mut(n8)
+                .zip(v.par_iter())
+                .for_each(|(o, x)| x.write_le_mont(o));
+            b
+        };
+        let head = |w: &mut W, id: u32, size: u64| -> Result<()> {
+            w.write_all(&id.to_le_bytes()).map_err(io)?;
+            w.write_all(&size.to_le_bytes()).map_err(io)
+        };
+        let poly = |w: &mut W, coef: &[Fr<E>], which: Extended| -> Result<()> {
+            w.write_all(&elements(coef)).map_err(io)?;
+            let ext = self.extended.read_all(which, 4 * n as usize)?;
+            w.write_all(&elements(&ext)).map_err(io)
+        };
+        let n8 = n8 as u64;
+        w.write_all(MAGIC).map_err(io)?;
+        w.write_all(&1u32.to_le_bytes()).map_err(io)?;
+        w.write_all(&14u32.to_le_bytes()).map_err(io)?;
+
+        head(w, 3, self.additions.len() as u64 * (8 + 2 * n8))?;
+        for ad in &self.additions {
+            w.write_all(&ad.a.to_le_bytes()).map_err(io)?;
+            w.write_all(&ad.b.to_le_bytes()).map_err(io)?;
+            w.write_all(&elements(&[ad.factor_a, ad.factor_b]))
+                .map_err(io)?;
+        }
+        for (k, m) in self.maps.iter().enumerate() {
+            head(w, 4 + k as u32, m.len() as u64 * 4)?;
+            let bytes: Vec<u8> = m.iter().flat_map(|x| x.to_le_bytes()).collect();
+            w.write_all(&bytes).map_err(io)?;
+        }
+        for (i, q) in self.q.iter().enumerate() {
+            head(w, 7 + i as u32, 5 * n * n8)?;
+            poly(w, q, Extended::Q(i))?;
+        }
+        head(w, 12, 15 * n * n8)?;
+        for (i, s) in self.sigma.iter().enumerate() {
+            poly(w, s, Extended::Sigma(i))?;
+        }
+        let n_lagrange = self.n_public().max(1);
+        head(w, 13, n_lagrange as u64 * 5 * n * n8)?;
+        for i in 0..n_lagrange {
+            let (coef, ext) = crate::setup::lagrange_polynomial::<E>(self.vk.power, i)
+                .map_err(|e| FormatError::new(file, ErrorKind::Invalid(e.to_string())))?;
+            w.write_all(&elements(&coef)).map_err(io)?;
+            w.write_all(&elements(&ext)).map_err(io)?;
+        }
+        head(w, 14, (n + 6) * s1)?;
+        let mut pts = Vec::with_capacity(((n + 6) * s1) as usize);
+        encode_points(&mut pts, &self.ptau);
+        w.write_all(&pts).map_err(io)?;
+        drop(pts);
+        head(w, 1, 4)?;
+        w.write_all(&ZkeyProtocol::Plonk.id().to_le_bytes())
+            .map_err(io)?;
+
+        let mut b = Vec::new();
+        write_prime(&mut b, &E::ID.base_modulus(), n8q as usize);
+        write_prime(&mut b, &Fr::<E>::modulus(), n8 as usize);
+        let counts = [
+            self.n_vars,
+            self.n_public(),
+            n as usize,
+            self.additions.len(),
+            self.n_constraints,
+        ];
+        counts
+            .iter()
+            .for_each(|&v| b.extend_from_slice(&(v as u32).to_le_bytes()));
+        b.extend_from_slice(&elements(&[self.vk.k1, self.vk.k2]));
+        self.vk
+            .q
+            .iter()
+            .chain(&self.vk.s)
+            .for_each(|p| encode_point(&mut b, p));
+        encode_point(&mut b, &self.vk.x_2);
+        debug_assert_eq!(b.len() as u64, 4 + n8q + 4 + n8 + 20 + 2 * n8 + 8 * s1 + s2);
+        head(w, 2, b.len() as u64)?;
+        w.write_all(&b).map_err(io)
     }
 }
