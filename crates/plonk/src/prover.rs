@@ -133,6 +133,9 @@ impl Clock<'_> {
     }
 }
 
+/// A proof, the public signals it proves, and the time each phase took.
+pub type Proved<E> = (Proof<E>, Vec<Fr<E>>, ProveTimings);
+
 /// Proves with blinding from the OS CSPRNG and the default options; returns the
 /// proof and the public signals.
 pub fn prove<E: PairingCurve>(
@@ -147,7 +150,7 @@ pub fn prove_with<E: PairingCurve>(
     pk: &ProvingKey<E>,
     witness: &[Fr<E>],
     opts: &ProveOptions<'_>,
-) -> Result<(Proof<E>, Vec<Fr<E>>, ProveTimings), ProveError> {
+) -> Result<Proved<E>, ProveError> {
     prove_with_rng(pk, witness, opts, &mut OsRng)
 }
 
@@ -197,7 +200,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     witness: &[Fr<E>],
     opts: &ProveOptions<'_>,
     rng: &mut (impl RngCore + CryptoRng),
-) -> Result<(Proof<E>, Vec<Fr<E>>, ProveTimings), ProveError> {
+) -> Result<Proved<E>, ProveError> {
     pk.check_shape().map_err(ProveError::Key)?;
     if witness.len() != pk.n_signals() {
         return Err(ProveError::WitnessLength {
@@ -316,7 +319,7 @@ pub fn prove_with_rng<E: PairingCurve>(
 
     // Round 3: the quotient t(X).
     let alpha = transcript::alpha::<E>(&beta, &gamma, &cm_z);
-    let (mut t, mut tz) = clock.run("quotient on the 4n subgroup", || {
+    let [mut t, mut tz] = clock.run("quotient on the 4n subgroup", || {
         quotient_evaluations(pk, &abc_h, &abc_4n, &z_4n, &b, [alpha, beta, gamma])
     })?;
     drop((abc_4n, z_4n));
@@ -389,7 +392,7 @@ pub fn prove_with_rng<E: PairingCurve>(
         v[i] = v[i - 1] * v1;
     }
     let (wxi, wxiw) = clock.run("linearisation and openings", || -> Result<_, ProveError> {
-        let (l, zh, xin) = crate::verifier::lagrange_at(&pk.vk, xi)
+        let crate::verifier::AtXi { l, zh, xin } = crate::verifier::lagrange_at(&pk.vk, xi)
             .ok_or_else(|| ProveError::Key("ξ fell in the domain (probability ~2⁻²⁵⁰)".into()))?;
         let pi = public
             .iter()
@@ -543,7 +546,7 @@ fn public_input_and_l1<E: PairingCurve>(
     pk: &ProvingKey<E>,
     public: &[Fr<E>],
     zh_values: [Fr<E>; 4],
-) -> Result<(Quarters<Fr<E>>, Quarters<Fr<E>>), PolyError> {
+) -> Result<[Quarters<Fr<E>>; 2], PolyError> {
     let n = pk.domain_size();
     let power = pk.vk.power;
     let omega = root_of_unity::<E>(power);
@@ -577,7 +580,7 @@ fn public_input_and_l1<E: PairingCurve>(
             o.iter_mut().for_each(|v| *v *= scale);
         });
     }
-    Ok((pi, l1))
+    Ok([pi, l1])
 }
 
 /// The quotient's two parts on the `4n` subgroup (snarkjs' `T` and `Tz`), block by
@@ -589,7 +592,7 @@ fn quotient_evaluations<E: PairingCurve>(
     z_4n: &Quarters<Fr<E>>,
     b: &[Fr<E>],
     [alpha, beta, gamma]: [Fr<E>; 3],
-) -> Result<(Vec<Fr<E>>, Vec<Fr<E>>), ProveError> {
+) -> Result<[Vec<Fr<E>>; 2], ProveError> {
     let n = pk.domain_size();
     let n4 = 4 * n;
     let n_public = pk.n_public();
@@ -601,7 +604,7 @@ fn quotient_evaluations<E: PairingCurve>(
     let zh_inv: [Fr<E>; 4] = zh_values.map(|z| z.inverse().unwrap_or(Fr::<E>::ZERO));
     let alpha2 = alpha.square();
     let (k1b, k2b) = (pk.vk.k1 * beta, pk.vk.k2 * beta);
-    let (pi_4n, l1_4n) = public_input_and_l1::<E>(pk, &abc_h[0][..n_public], zh_values)?;
+    let [pi_4n, l1_4n] = public_input_and_l1::<E>(pk, &abc_h[0][..n_public], zh_values)?;
 
     const BLOCK: usize = 1 << 12;
     let mut t = vec![Fr::<E>::ZERO; n4];
@@ -646,7 +649,7 @@ fn quotient_evaluations<E: PairingCurve>(
                 let (ab, abz) = blinded_product2([a, bb], [ap, bp], zh, zh_inv);
                 let e1 = ab * qm + a * ql + bb * qr + c * qo + pi + qc;
                 let e1z = abz * qm + ap * ql + bp * qr + cp * qo;
-                if i % 4 == 0 && !e1.is_zero() {
+                if i.is_multiple_of(4) && !e1.is_zero() {
                     let g = i / 4;
                     let wire = |k: usize| pk.maps[k].get(g).copied().unwrap_or(0);
                     return Err(ProveError::GateUnsatisfied {
@@ -688,7 +691,7 @@ fn quotient_evaluations<E: PairingCurve>(
             }
             Ok(())
         })?;
-    Ok((t, tz))
+    Ok([t, tz])
 }
 
 #[cfg(test)]

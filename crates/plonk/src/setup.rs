@@ -281,12 +281,15 @@ impl<E: PairingCurve> Powers<E> {
     }
 }
 
+/// A polynomial's `n` coefficients and its `4n` evaluations, as a key stores it.
+pub(crate) type CoefsAndExtended<F> = (Vec<F>, Vec<F>);
+
 /// `n` coefficients and `4n` evaluations of the polynomial with values `evals` on `H`.
 fn coefficients_and_extended<F: fastzk_field::NttField>(
     evals: &[F],
     dom_n: &Radix2Domain<F>,
     dom_4n: &Radix2Domain<F>,
-) -> Result<(Vec<F>, Vec<F>), fastzk_poly::PolyError> {
+) -> Result<CoefsAndExtended<F>, fastzk_poly::PolyError> {
     let mut c = evals.to_vec();
     dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
     let mut e = c.clone();
@@ -300,7 +303,7 @@ fn coefficients_and_extended<F: fastzk_field::NttField>(
 pub(crate) fn lagrange_polynomial<E: PairingCurve>(
     log_n: u32,
     i: usize,
-) -> Result<(Vec<Fr<E>>, Vec<Fr<E>>), fastzk_poly::PolyError> {
+) -> Result<CoefsAndExtended<Fr<E>>, fastzk_poly::PolyError> {
     let n = 1usize << log_n;
     let dom_n = Radix2Domain::cached_with_root(log_n, root_of_unity::<E>(log_n))?;
     let dom_4n = Radix2Domain::cached_with_root(log_n + 2, root_of_unity::<E>(log_n + 2))?;

@@ -13,12 +13,19 @@ pub enum VerifyError {
     PublicInputCount { expected: usize, got: usize },
 }
 
-/// `L_1(ξ) … L_m(ξ)` (`m = max(n_public, 1)`) and `Z_H(ξ) = ξⁿ − 1`, `ξⁿ`. `None` when `ξ`
-/// is in the domain (a probability-zero event that would divide by zero).
-pub(crate) fn lagrange_at<E: PairingCurve>(
-    vk: &VerifyingKey<E>,
-    xi: Fr<E>,
-) -> Option<(Vec<Fr<E>>, Fr<E>, Fr<E>)> {
+/// What the verifier (and the prover's linearisation) needs at `ξ`.
+pub(crate) struct AtXi<F> {
+    /// `L_1(ξ) … L_m(ξ)`, `m = max(n_public, 1)`.
+    pub l: Vec<F>,
+    /// `Z_H(ξ) = ξⁿ − 1`.
+    pub zh: F,
+    /// `ξⁿ`.
+    pub xin: F,
+}
+
+/// [`AtXi`]; `None` when `ξ` is in the domain (a probability-zero event that would
+/// divide by zero).
+pub(crate) fn lagrange_at<E: PairingCurve>(vk: &VerifyingKey<E>, xi: Fr<E>) -> Option<AtXi<Fr<E>>> {
     let mut xin = xi;
     for _ in 0..vk.power {
         xin = xin.square();
@@ -33,7 +40,7 @@ pub(crate) fn lagrange_at<E: PairingCurve>(
         l.push(w * zh * den);
         w *= omega;
     }
-    Some((l, zh, xin))
+    Some(AtXi { l, zh, xin })
 }
 
 /// Checks `proof` for the public inputs `public`.
@@ -61,7 +68,7 @@ pub fn verify<E: PairingCurve>(
     for i in 1..5 {
         v[i] = v[i - 1] * v1;
     }
-    let Some((l, zh, xin)) = lagrange_at(vk, xi) else {
+    let Some(AtXi { l, zh, xin }) = lagrange_at(vk, xi) else {
         return Ok(false);
     };
     let pi = public
