@@ -321,6 +321,23 @@ for c in "${CIRCUITS[@]}" no_public; do
   expect 0 "$c:plonk:fastzk-setup-byte-identical-to-snarkjs" cmp "$d/fz.zkey" "$d/sj.zkey"
 done
 
+# BLS12-381 through snarkjs-made fixtures (crates/testing/data): fastzk proves on
+# snarkjs' Plonk key, snarkjs verifies; fastzk verifies snarkjs' proof.
+FIX=$ROOT/crates/testing/data/bls12_381
+d=$B/plonk-bls
+mkdir -p "$d"
+expect 0 "bls12-381:plonk:fastzk-prove-snarkjs-zkey" \
+  "$FASTZK" prove "$FIX/multiplier_plonk.zkey" "$FIX/multiplier.wtns" "$d/fz_proof.json" "$d/fz_public.json"
+expect 0 "bls12-381:plonk:snarkjs-verifies-fastzk-proof" \
+  "$SNARKJS" plonk verify "$FIX/multiplier_plonk_vk.json" "$d/fz_public.json" "$d/fz_proof.json"
+expect 0 "bls12-381:plonk:fastzk-verifies-snarkjs-proof" \
+  "$FASTZK" verify "$FIX/multiplier_plonk_vk.json" "$FIX/multiplier_plonk_public.json" "$FIX/multiplier_plonk_proof.json"
+step "plonk-tamper-bls" $TOOL plonk-tamper "$d/fz_proof.json" "$d/bad.json" eval_zw
+snarkjs_plonk_rejects "bls12-381:plonk:snarkjs-rejects-tampered-proof" \
+  "$FIX/multiplier_plonk_vk.json" "$d/fz_public.json" "$d/bad.json"
+expect 1 "bls12-381:plonk:fastzk-rejects-tampered-proof" \
+  "$FASTZK" verify "$FIX/multiplier_plonk_vk.json" "$d/fz_public.json" "$d/bad.json"
+
 # Synthetic Plonk circuit of exactly 2^SYNTH_K gates: fastzk's setup equals snarkjs'.
 d=$B/plonk-synth
 mkdir -p "$d"
