@@ -2,6 +2,7 @@
 //! knows), NTT fields, groups, MSM engines. clap lists the choices in `--help` and
 //! rejects anything else before a command runs.
 
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use clap::builder::PossibleValue;
@@ -125,4 +126,31 @@ mod tests {
             Ok(Some(true))
         );
     }
+}
+
+/// What every `prove` takes (rapidsnark's argument order).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ProveArgs {
+    pub zkey: PathBuf,
+    pub witness: PathBuf,
+    pub proof: PathBuf,
+    pub public: PathBuf,
+    /// The circuit's .r1cs: check every constraint first and name the first that fails.
+    #[arg(long)]
+    pub r1cs: Option<PathBuf>,
+    /// Skip the prime-order subgroup check of the zkey's points (on-curve checks stay).
+    /// Only for keys you made or trust.
+    #[arg(long)]
+    pub trusted_key: bool,
+    /// Print the time of each phase (each round and MSM for Plonk) to stderr.
+    #[arg(long)]
+    pub timings: bool,
+}
+
+/// What every `verify` takes.
+#[derive(clap::Args, Clone, Debug)]
+pub struct VerifyArgs {
+    pub verification_key: PathBuf,
+    pub public: PathBuf,
+    pub proof: PathBuf,
 }

@@ -141,6 +141,19 @@ pub fn is_validated(hash: &blake3::Hash) -> bool {
     validated_path(hash).is_some_and(|p| p.is_file())
 }
 
+/// How much of a key to check: nothing beyond coordinate ranges for bytes that passed
+/// the full check before, on-curve only for a key the user trusts, else everything.
+pub fn point_check(hash: &blake3::Hash, trusted: bool) -> fastzk_formats::PointCheck {
+    use fastzk_formats::PointCheck;
+    if is_validated(hash) {
+        PointCheck::Prevalidated
+    } else if trusted {
+        PointCheck::OnCurve
+    } else {
+        PointCheck::Subgroup
+    }
+}
+
 /// Remembers that a key with this hash passed the full check.
 pub fn mark_validated(hash: &blake3::Hash) {
     if let Some(p) = validated_path(hash) {

@@ -33,13 +33,13 @@ enum Command {
     /// Groth16 with circom / snarkjs files: prove, verify, setup, export-vk.
     #[command(subcommand)]
     Groth16(groth16::Groth16Command),
-    /// Plonk with circom / snarkjs files: prove, verify, export-vk.
+    /// Plonk with circom / snarkjs files: prove, verify, setup, export-vk.
     #[command(subcommand)]
     Plonk(plonk::PlonkCommand),
     /// Prove with whichever protocol the zkey holds (Groth16 or Plonk).
-    Prove(protocol::ProveArgs),
+    Prove(args::ProveArgs),
     /// Verify with whichever protocol the verification key names (exit 0/1/2).
-    Verify(protocol::VerifyArgs),
+    Verify(args::VerifyArgs),
     /// Constraint systems: info, check, synth.
     #[command(subcommand)]
     R1cs(r1cs::R1csCommand),

@@ -9,6 +9,9 @@
 //!   are read a block at a time.
 //! * [`prove`] (`prover.rs`), [`verify`] (`verifier.rs`), the Keccak transcript
 //!   (`transcript.rs`), the JSON files (`json.rs`).
+//! * [`setup`] (`setup.rs`): snarkjs' `plonk setup` — R1CS to gates
+//!   ([`PlonkCircuit::from_r1cs`]), permutation, selectors — from a `.ptau` (the key is
+//!   byte-identical to snarkjs') or from a locally drawn `τ` for development.
 
 pub mod json;
 mod keys;

@@ -16,6 +16,7 @@ use fastzk_groth16::{
 use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
 
+use crate::args::{ProveArgs, VerifyArgs};
 use crate::cache;
 use crate::progress::{print_timings, under, Progress};
 
@@ -23,28 +24,9 @@ use crate::progress::{print_timings, under, Progress};
 pub enum Groth16Command {
     /// Prove: read a snarkjs zkey and a circom witness, write proof.json and public.json
     /// (rapidsnark's argument order).
-    Prove {
-        zkey: PathBuf,
-        witness: PathBuf,
-        proof: PathBuf,
-        public: PathBuf,
-        /// The circuit's .r1cs: check every constraint first and name the first that fails.
-        #[arg(long)]
-        r1cs: Option<PathBuf>,
-        /// Skip the prime-order subgroup check of the zkey's points (on-curve checks
-        /// stay). Only for keys you made or trust.
-        #[arg(long)]
-        trusted_key: bool,
-        /// Print the time of each phase to stderr.
-        #[arg(long)]
-        timings: bool,
-    },
+    Prove(ProveArgs),
     /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
-    Verify {
-        verification_key: PathBuf,
-        public: PathBuf,
-        proof: PathBuf,
-    },
+    Verify(VerifyArgs),
     /// Development setup for a .r1cs: a snarkjs-compatible zkey. Without --ptau the
     /// toxic waste is drawn here and discarded: NOT FOR PRODUCTION.
     Setup {
@@ -71,42 +53,35 @@ pub(crate) fn name(p: &Path) -> String {
 /// Exit status of `verify` when the proof is invalid.
 pub const INVALID_PROOF: i32 = 1;
 
+/// Prints a verifier's verdict; the exit status (0 valid, 1 invalid).
+pub(crate) fn verdict(ok: bool) -> i32 {
+    if ok {
+        println!("OK: the proof is valid");
+        0
+    } else {
+        println!("INVALID: the proof does not verify");
+        INVALID_PROOF
+    }
+}
+
 pub fn run(cmd: &Groth16Command) -> Result<i32> {
     match cmd {
-        Groth16Command::Prove {
-            zkey,
-            witness,
-            proof,
-            public,
-            r1cs,
-            trusted_key,
-            timings,
-        } => {
-            let curve = sniff_curve_file(zkey)?;
+        Groth16Command::Prove(a) => {
+            let curve = sniff_curve_file(&a.zkey)?;
             let paths = ProvePaths {
-                zkey,
-                witness,
-                proof,
-                public,
-                r1cs: r1cs.as_deref(),
+                zkey: &a.zkey,
+                witness: &a.witness,
+                proof: &a.proof,
+                public: &a.public,
+                r1cs: a.r1cs.as_deref(),
             };
-            with_pairing_curve!(curve, E => prove_files::<E>(&paths, *trusted_key, *timings))?;
+            with_pairing_curve!(curve, E => prove_files::<E>(&paths, a.trusted_key, a.timings))?;
             Ok(0)
         }
-        Groth16Command::Verify {
-            verification_key,
-            public,
-            proof,
-        } => {
-            let curve = vk_curve(verification_key)?;
-            let ok = with_pairing_curve!(curve, E => verify_files::<E>(verification_key, public, proof))?;
-            if ok {
-                println!("OK: the proof is valid");
-                Ok(0)
-            } else {
-                println!("INVALID: the proof does not verify");
-                Ok(INVALID_PROOF)
-            }
+        Groth16Command::Verify(a) => {
+            let curve = vk_curve(&a.verification_key)?;
+            let ok = with_pairing_curve!(curve, E => verify_files::<E>(&a.verification_key, &a.public, &a.proof))?;
+            Ok(verdict(ok))
         }
         Groth16Command::Setup {
             r1cs,
@@ -161,13 +136,7 @@ fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E
     let bytes = unsafe { memmap2::MmapOptions::new().populate().map(&file) }
         .with_context(|| format!("reading {}", name(path)))?;
     let hash = cache::content_hash(&bytes);
-    let check = if cache::is_validated(&hash) {
-        PointCheck::Prevalidated
-    } else if trusted {
-        PointCheck::OnCurve
-    } else {
-        PointCheck::Subgroup
-    };
+    let check = cache::point_check(&hash, trusted);
     let pk = Zkey::<E>::from_bytes_with(&bytes, &name(path), check)?.proving_key;
     if check == PointCheck::Subgroup {
         cache::mark_validated(&hash);

@@ -15,37 +15,18 @@ use fastzk_plonk::{
 };
 use rand_core::OsRng;
 
+use crate::args::{ProveArgs, VerifyArgs};
 use crate::cache;
-use crate::cmd::groth16::{name, vk_curve, INVALID_PROOF};
+use crate::cmd::groth16::{name, verdict, vk_curve};
 use crate::progress::{print_timings, Progress};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PlonkCommand {
     /// Prove: read a snarkjs Plonk zkey and a circom witness, write proof.json and
     /// public.json (rapidsnark's argument order).
-    Prove {
-        zkey: PathBuf,
-        witness: PathBuf,
-        proof: PathBuf,
-        public: PathBuf,
-        /// The circuit's .r1cs: check every constraint first and name the first that
-        /// fails (without it, a broken witness is refused naming the Plonk gate).
-        #[arg(long)]
-        r1cs: Option<PathBuf>,
-        /// Skip the prime-order subgroup check of the zkey's points (on-curve checks
-        /// stay). Only for keys you made or trust.
-        #[arg(long)]
-        trusted_key: bool,
-        /// Print the time of each round, MSM and NTT to stderr.
-        #[arg(long)]
-        timings: bool,
-    },
+    Prove(ProveArgs),
     /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
-    Verify {
-        verification_key: PathBuf,
-        public: PathBuf,
-        proof: PathBuf,
-    },
+    Verify(VerifyArgs),
     /// Setup as `snarkjs plonk setup` (byte-identical zkey): `setup circuit.r1cs
     /// pot.ptau circuit.zkey`. With --random-tau and no ptau (`setup circuit.r1cs
     /// circuit.zkey --random-tau`) τ is drawn here and discarded: NOT FOR PRODUCTION.
@@ -70,31 +51,16 @@ pub enum PlonkCommand {
 
 pub fn run(cmd: &PlonkCommand) -> Result<i32> {
     match cmd {
-        PlonkCommand::Prove {
-            zkey,
-            witness,
-            proof,
-            public,
-            r1cs,
-            trusted_key,
-            timings,
-        } => {
-            let curve = sniff_curve_file(zkey)?;
-            let paths = ProvePaths {
-                zkey,
-                witness,
-                proof,
-                public,
-                r1cs: r1cs.as_deref(),
-            };
-            with_pairing_curve!(curve, E => prove_files::<E>(&paths, *trusted_key, *timings))?;
+        PlonkCommand::Prove(a) => {
+            let curve = sniff_curve_file(&a.zkey)?;
+            with_pairing_curve!(curve, E => prove_files::<E>(a))?;
             Ok(0)
         }
-        PlonkCommand::Verify {
-            verification_key,
-            public,
-            proof,
-        } => verify_command(verification_key, public, proof),
+        PlonkCommand::Verify(a) => {
+            let curve = vk_curve(&a.verification_key)?;
+            let ok = with_pairing_curve!(curve, E => verify_files::<E>(&a.verification_key, &a.public, &a.proof))?;
+            Ok(verdict(ok))
+        }
         PlonkCommand::Setup {
             r1cs,
             ptau_or_zkey,
@@ -127,19 +93,6 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
     }
 }
 
-/// `verify` with the exit-status convention (0 valid, 1 invalid).
-pub fn verify_command(vk: &Path, public: &Path, proof: &Path) -> Result<i32> {
-    let curve = vk_curve(vk)?;
-    let ok = with_pairing_curve!(curve, E => verify_files::<E>(vk, public, proof))?;
-    if ok {
-        println!("OK: the proof is valid");
-        Ok(0)
-    } else {
-        println!("INVALID: the proof does not verify");
-        Ok(INVALID_PROOF)
-    }
-}
-
 /// Reads a Plonk zkey. Points are checked on the curve and in the subgroup, unless the
 /// key is trusted (on-curve only) or these exact point bytes passed the full check
 /// before (see [`crate::cache`]). The `4n` evaluations stay in the file.
@@ -152,13 +105,7 @@ fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E
             h.update_rayon(p);
         });
         let digest = h.finalize();
-        let check = if cache::is_validated(&digest) {
-            PointCheck::Prevalidated
-        } else if trusted {
-            PointCheck::OnCurve
-        } else {
-            PointCheck::Subgroup
-        };
+        let check = cache::point_check(&digest, trusted);
         hash = Some((digest, check));
         check
     })?;
@@ -168,16 +115,8 @@ fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E
     Ok(pk)
 }
 
-struct ProvePaths<'a> {
-    zkey: &'a Path,
-    witness: &'a Path,
-    proof: &'a Path,
-    public: &'a Path,
-    r1cs: Option<&'a Path>,
-}
-
-fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool) -> Result<()> {
-    let (zkey, witness) = (p.zkey, p.witness);
+fn prove_files<E: PairingCurve>(p: &ProveArgs) -> Result<()> {
+    let (zkey, witness, trusted) = (p.zkey.as_path(), p.witness.as_path(), p.trusted_key);
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
     let start = Instant::now();
@@ -199,7 +138,7 @@ fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool
     });
     let (pk, z) = loaded.expect("ran");
     let (pk, z) = (pk?, z?);
-    if let Some(path) = p.r1cs {
+    if let Some(path) = &p.r1cs {
         let mut r1cs = None;
         timed("read r1cs + check witness", &mut || {
             r1cs = Some(
@@ -224,11 +163,11 @@ fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool
     phases.extend(t.phases);
     let t_write = Instant::now();
     progress.step("write proof + public");
-    write_proof_json(p.proof, &proof)?;
-    write_public_json(p.public, &public)?;
+    write_proof_json(&p.proof, &proof)?;
+    write_public_json(&p.public, &public)?;
     phases.push(("write proof + public", t_write.elapsed()));
     progress.finish();
-    if timings {
+    if p.timings {
         print_timings(&phases, &t.overlapping, start.elapsed());
     }
     Ok(())
