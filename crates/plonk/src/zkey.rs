@@ -189,7 +189,12 @@ impl<E: PairingCurve> ProvingKey<E> {
             (10, "section 10 (Qo)", 5 * n * n8),
             (11, "section 11 (Qc)", 5 * n * n8),
             (12, "section 12 (sigma)", 3 * 5 * n * n8),
-            (13, "section 13 (Lagrange)", n_lagrange * 5 * n * n8),
+            // Saturating: a lying nPublic must not wrap around to a plausible size.
+            (
+                13,
+                "section 13 (Lagrange)",
+                n_lagrange.saturating_mul(5 * n * n8),
+            ),
             (14, "section 14 (powers of tau)", (n + 6) * s1),
         ];
         for (id, name, want) in sizes {
