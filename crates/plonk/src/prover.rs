@@ -320,7 +320,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     // Round 3: the quotient t(X).
     let alpha = transcript::alpha::<E>(&beta, &gamma, &cm_z);
     let [mut t, mut tz] = clock.run("quotient on the 4n subgroup", || {
-        quotient_evaluations(pk, &abc_h, &abc_4n, &z_4n, &b, [alpha, beta, gamma])
+        quotient_evaluations(pk, &public, &abc_4n, &z_4n, &b, [alpha, beta, gamma])
     })?;
     drop((abc_4n, z_4n));
     let t_coef = clock.run(
@@ -587,7 +587,7 @@ fn public_input_and_l1<E: PairingCurve>(
 /// block with the key's `4n` evaluations read as needed; checks every gate on the way.
 fn quotient_evaluations<E: PairingCurve>(
     pk: &ProvingKey<E>,
-    abc_h: &[Vec<Fr<E>>; 3],
+    public: &[Fr<E>],
     abc_4n: &[Quarters<Fr<E>>],
     z_4n: &Quarters<Fr<E>>,
     b: &[Fr<E>],
@@ -604,7 +604,7 @@ fn quotient_evaluations<E: PairingCurve>(
     let zh_inv: [Fr<E>; 4] = zh_values.map(|z| z.inverse().unwrap_or(Fr::<E>::ZERO));
     let alpha2 = alpha.square();
     let (k1b, k2b) = (pk.vk.k1 * beta, pk.vk.k2 * beta);
-    let [pi_4n, l1_4n] = public_input_and_l1::<E>(pk, &abc_h[0][..n_public], zh_values)?;
+    let [pi_4n, l1_4n] = public_input_and_l1::<E>(pk, public, zh_values)?;
 
     const BLOCK: usize = 1 << 12;
     let mut t = vec![Fr::<E>::ZERO; n4];
