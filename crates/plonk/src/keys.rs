@@ -137,6 +137,54 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
         }
     }
 
+    /// Every fourth evaluation from `4·first` on (`out.len()` of them): the values on
+    /// `H`, since `ω₄ₙ⁴ = ω`. Reads the span once and decodes only the values used.
+    pub fn read_on_h(
+        &self,
+        which: Extended,
+        first: usize,
+        out: &mut [F],
+    ) -> Result<(), FormatError> {
+        let start = 4 * first;
+        match self {
+            ExtendedStore::Memory { q, sigma } => {
+                let v = match which {
+                    Extended::Q(i) => &q[i],
+                    Extended::Sigma(i) => &sigma[i],
+                };
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = v[start + 4 * k];
+                }
+                Ok(())
+            }
+            ExtendedStore::Source {
+                source,
+                file,
+                q,
+                sigma,
+            } => {
+                let base = match which {
+                    Extended::Q(i) => q[i],
+                    Extended::Sigma(i) => sigma[i],
+                };
+                let n8 = F::BYTES;
+                let span = (4 * out.len()).saturating_sub(3);
+                let mut buf = vec![0u8; span * n8];
+                source
+                    .read_at(base + (start * n8) as u64, &mut buf)
+                    .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
+                let what = which.describe();
+                let ctx = Ctx::new(file).section(&what);
+                for (k, o) in out.iter_mut().enumerate() {
+                    let b = &buf[4 * k * n8..(4 * k + 1) * n8];
+                    *o = fastzk_formats::codec::read_mont(b, &ctx)
+                        .map_err(|e| e.at((start + 4 * k) as u64))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// All `4n` evaluations of `which`.
     pub fn read_all(&self, which: Extended, n4: usize) -> Result<Vec<F>, FormatError> {
         let mut v = vec![F::ZERO; n4];
