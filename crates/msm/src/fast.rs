@@ -153,22 +153,36 @@ pub fn pippenger_batch_affine_with<C: MsmCurve>(
     if points.is_empty() || bits == 0 {
         return Xyzz::identity();
     }
-    let converted: Vec<Affine<C>>;
-    let points = match kernel {
-        Some(k) => {
-            // Copy and convert in parallel chunks (a serial copy of 2^20 points costs
-            // more than the conversion).
-            let mut pts: Vec<Affine<C>> = Vec::with_capacity(points.len());
-            pts.par_extend(points.par_chunks(4096).flat_map_iter(|c| {
-                let mut c = c.to_vec();
-                k.convert_points(&mut c, true);
-                c
-            }));
-            converted = pts;
-            &converted[..]
-        }
-        None => points,
-    };
+    match kernel {
+        Some(k) => pippenger_flush_form(&to_flush_form(points, k), scalars, bits, c, Some(k)),
+        None => pippenger_flush_form(points, scalars, bits, c, None),
+    }
+}
+
+/// A copy of `points` in `kernel`'s form, copied and converted in parallel (a serial
+/// copy of 2^20 points costs more than the conversion).
+pub(crate) fn to_flush_form<C: MsmCurve>(
+    points: &[Affine<C>],
+    kernel: &IfmaFlush<C>,
+) -> Vec<Affine<C>> {
+    let mut pts: Vec<Affine<C>> = points.par_iter().copied().collect();
+    pts.par_chunks_mut(4096)
+        .for_each(|c| kernel.convert_points(c, true));
+    pts
+}
+
+/// [`pippenger_batch_affine_with`] on points already in `kernel`'s form when a kernel is
+/// given ([`to_flush_form`]).
+pub(crate) fn pippenger_flush_form<C: MsmCurve>(
+    points: &[Affine<C>],
+    scalars: &[[u64; 4]],
+    bits: u32,
+    c: u32,
+    kernel: Option<&'static IfmaFlush<C>>,
+) -> Xyzz<C> {
+    if points.is_empty() || bits == 0 {
+        return Xyzz::identity();
+    }
     let rec = SignedScalars::new_balanced(scalars, bits, c);
     let m = rec.windows as usize;
     let threads = rayon::current_num_threads().max(1);

@@ -20,6 +20,7 @@ pub mod ifma_flush;
 pub mod pippenger;
 pub mod planner;
 pub mod precompute;
+pub mod prepared;
 pub mod scalar;
 pub mod sparse_matrix;
 pub mod stream;
@@ -37,6 +38,7 @@ pub use curves::MsmCurve;
 pub use fast::FastOptions;
 pub use planner::{Calibration, Plan};
 pub use precompute::PrecomputedBases;
+pub use prepared::PreparedBases;
 pub use stream::MsmStream;
 
 /// Why an MSM could not run.

@@ -1,11 +1,13 @@
 //! What the CPU engines offer beyond the shared suite (`conformance.rs`): streaming,
-//! precomputed fixed bases, batches over the same bases, the grouping path at size,
+//! precomputed fixed bases, prepared bases, batches over the same bases, the grouping
+//! path at size,
 //! configuration errors, and the fixed-width GLV split.
 
 use fastzk_curve::{bls12_381 as bls, bn254 as bn, Affine};
 use fastzk_field::{Field, PrimeField};
 use fastzk_msm::{
-    msm, msm_batch, msm_with, CpuEngine, MsmConfig, MsmCurve, MsmError, MsmStream, PrecomputedBases,
+    msm, msm_batch, msm_with, CpuEngine, MsmConfig, MsmCurve, MsmError, MsmStream,
+    PrecomputedBases, PreparedBases,
 };
 use fastzk_testing::gen::{msm_input, points, rng, MsmInput};
 use fastzk_testing::msm::naive;
@@ -29,6 +31,19 @@ fn stream_precomputed_batch<C: MsmCurve>(n: usize) {
             pre.msm(&ks).expect("len"),
             want,
             "{} {kind:?} precomputed",
+            C::NAME
+        );
+        let prepared = PreparedBases::new(&pts);
+        assert_eq!(prepared.is_prepared(), C::ifma_flush().is_some());
+        for glv in [None, Some(false)] {
+            let got = prepared.msm_glv(&ks, glv).expect("len");
+            assert_eq!(got, want, "{} {kind:?} prepared, glv {glv:?}", C::NAME);
+        }
+        let half = n / 2;
+        assert_eq!(
+            prepared.msm(&ks[..half]).expect("prefix"),
+            naive(&pts[..half], &ks[..half]),
+            "{} {kind:?} prepared prefix",
             C::NAME
         );
     }
@@ -88,6 +103,11 @@ fn larger_clustered_and_random_agree() {
                 assert!(got.grouped, "{kind:?} should take the grouping path");
             }
         }
+        let prepared = PreparedBases::new(&pts);
+        for glv in [None, Some(false), Some(true)] {
+            let got = prepared.msm_glv(&ks, glv).expect("lengths");
+            assert_eq!(got, want, "{kind:?} prepared, glv {glv:?}");
+        }
     }
 }
 
@@ -120,6 +140,15 @@ fn empty_and_mismatch() {
         Err(MsmError::InvalidWindow(40))
     ));
     assert!(msm_batch(&pts, &[&ks]).is_err());
+    let prepared = PreparedBases::new(&pts[..1]);
+    assert_eq!(
+        prepared.msm(&ks),
+        Err(MsmError::LengthMismatch {
+            bases: 1,
+            scalars: 2
+        })
+    );
+    assert!(prepared.msm(&[]).expect("empty is fine").is_zero());
     let mut st = MsmStream::<bn::G1Config>::start(None, 10).expect("planner window");
     assert!(st.update(&pts, &ks).is_err());
     assert!(PrecomputedBases::new(&pts, 1).is_err());

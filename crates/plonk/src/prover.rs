@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use fastzk_field::{batch_inverse, Field};
 use fastzk_formats::FormatError;
-use fastzk_msm::{msm, MsmError};
+use fastzk_msm::{MsmError, PreparedBases};
 use fastzk_poly::{Order, PolyError, Radix2Domain, TwoAdicTransform};
 use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;
@@ -111,14 +111,14 @@ impl Clock<'_> {
         &mut self,
         name: &'static str,
         parts: [(&'static str, &[Fr<E>]); K],
-        ptau: &[G1<E>],
+        ptau: &PreparedBases<'_, E::G1>,
     ) -> Result<[G1<E>; K], ProveError> {
         let results: Vec<Result<(G1<E>, Duration), MsmError>> = self.run(name, || {
             parts
                 .par_iter()
                 .map(|(_, coefs)| {
                     let t = Instant::now();
-                    let p = msm(&ptau[..coefs.len()], coefs)?;
+                    let p = ptau.msm(coefs)?;
                     Ok((p.to_affine(), t.elapsed()))
                 })
                 .collect()
@@ -220,6 +220,9 @@ pub fn prove_with_rng<E: PairingCurve>(
     let dom_n = Radix2Domain::cached_with_root(power, omega)?;
     let omega4n = root_of_unity::<E>(power + 2);
 
+    // The nine commitments share the powers of tau: prepared for the MSMs once.
+    let ptau = clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau));
+
     // Round 1: wires, a(X), b(X), c(X).
     let b: Vec<Fr<E>> = (0..=11).map(|_| Fr::<E>::random(rng)).collect();
     let wires = clock.run("wires (additions)", || {
@@ -259,7 +262,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     let [cm_a, cm_b, cm_c] = clock.commit::<E, 3>(
         "commit a, b, c",
         [("msm a", &a_bl), ("msm b", &b_bl), ("msm c", &c_bl)],
-        &pk.ptau,
+        &ptau,
     )?;
 
     // Round 2: the permutation polynomial z(X).
@@ -316,7 +319,7 @@ pub fn prove_with_rng<E: PairingCurve>(
         Ok((c, e))
     })?;
     let z_bl = blind(z_coef, &[b[9], b[8], b[7]]);
-    let [cm_z] = clock.commit::<E, 1>("commit z", [("msm z", &z_bl)], &pk.ptau)?;
+    let [cm_z] = clock.commit::<E, 1>("commit z", [("msm z", &z_bl)], &ptau)?;
 
     // Round 3: the quotient t(X).
     let alpha = transcript::alpha::<E>(&beta, &gamma, &cm_z);
@@ -366,7 +369,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     let [cm_t1, cm_t2, cm_t3] = clock.commit::<E, 3>(
         "commit t1, t2, t3",
         [("msm t1", &t1), ("msm t2", &t2), ("msm t3", &t3)],
-        &pk.ptau,
+        &ptau,
     )?;
 
     // Round 4: evaluations at ξ.
@@ -447,7 +450,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     let [cm_wxi, cm_wxiw] = clock.commit::<E, 2>(
         "commit wxi, wxiw",
         [("msm wxi", &wxi), ("msm wxiw", &wxiw)],
-        &pk.ptau,
+        &ptau,
     )?;
 
     let proof = Proof {
