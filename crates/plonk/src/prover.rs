@@ -249,7 +249,7 @@ pub fn prove_with_rng<E: PairingCurve>(
         for v in &abc_h {
             let mut c = with_room(v);
             dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
-            ext.push(extend_to_4n(&c, v, &dom_n, omega4n)?);
+            ext.push(extend_to_4n(&c, with_room(v), &dom_n, omega4n)?);
             coefs.push(c);
         }
         Ok((coefs, ext))
@@ -301,7 +301,7 @@ pub fn prove_with_rng<E: PairingCurve>(
             },
         )?;
         // z(ω⁰) = 1, z(ω^{i+1}) = z(ωⁱ)·ratioᵢ; the product of all ratios must be one.
-        let mut z = Vec::with_capacity(n);
+        let mut z = Vec::with_capacity(n + ROOM);
         let mut acc = Fr::<E>::ONE;
         for r in &ratio {
             z.push(acc);
@@ -315,7 +315,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     let (z_coef, z_4n) = clock.run("ntt z (n → 4n)", || -> Result<_, PolyError> {
         let mut c = with_room(&z_h);
         dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
-        let e = extend_to_4n(&c, &z_h, &dom_n, omega4n)?;
+        let e = extend_to_4n(&c, z_h, &dom_n, omega4n)?;
         Ok((c, e))
     })?;
     let z_bl = blind(z_coef, &[b[9], b[8], b[7]]);
@@ -496,15 +496,17 @@ fn with_room<F: Copy>(v: &[F]) -> Vec<F> {
 }
 
 /// [`Quarters`] of a polynomial of degree `< n` from its coefficients and its values on
-/// `H` (coset 0): three size-`n` coset NTTs, cheaper than one `4n` NTT.
+/// `H` (coset 0, kept as the first quarter): three size-`n` coset NTTs, cheaper than one
+/// `4n` NTT.
 fn extend_to_4n<F: fastzk_field::NttField>(
     coefs: &[F],
-    on_h: &[F],
+    mut on_h: Vec<F>,
     dom_n: &Radix2Domain<F>,
     omega4n: F,
 ) -> Result<Quarters<F>, PolyError> {
     const BLOCK: usize = 1 << 12;
-    let mut out: Quarters<F> = [with_room(on_h), Vec::new(), Vec::new(), Vec::new()];
+    on_h.reserve_exact(ROOM);
+    let mut out: Quarters<F> = [on_h, Vec::new(), Vec::new(), Vec::new()];
     for (j, q) in out.iter_mut().enumerate().skip(1) {
         let g = omega4n.pow_u64(j as u64);
         let mut v = Vec::with_capacity(coefs.len() + ROOM);
@@ -628,7 +630,7 @@ fn public_input_on_4n<E: PairingCurve>(
     }
     let mut coefs = pi_h.clone();
     dom_n.inverse(&mut coefs, Order::Natural, Order::Natural)?;
-    extend_to_4n(&coefs, &pi_h, &dom_n, omega4n)
+    extend_to_4n(&coefs, pi_h, &dom_n, omega4n)
 }
 
 /// The quotient's two parts on the `4n` subgroup (snarkjs' `T` and `Tz`), as
