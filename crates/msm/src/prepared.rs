@@ -6,7 +6,7 @@
 use fastzk_curve::{Affine, Jacobian};
 use rayon::prelude::*;
 
-use crate::fast::{pippenger_flush_form, to_flush_form};
+use crate::fast::{msm_fast_limbs, pippenger_flush_form, to_flush_form, FastOptions, FastReport};
 use crate::ifma_flush::IfmaFlush;
 use crate::planner;
 use crate::scalar::bit_len;
@@ -59,21 +59,24 @@ impl<'a, C: MsmCurve> PreparedBases<'a, C> {
                 scalars: m,
             });
         }
-        let plain = || {
+        let Some((points, kernel)) = &self.flush else {
             let cfg = MsmConfig {
                 glv,
                 ..MsmConfig::default()
             };
-            crate::msm_with(&self.bases[..m], scalars, &cfg).map(|o| o.result)
-        };
-        let Some((points, kernel)) = &self.flush else {
-            return plain();
+            return crate::msm_with(&self.bases[..m], scalars, &cfg).map(|o| o.result);
         };
         let limbs: Vec<[u64; 4]> = scalars.par_iter().map(C::scalar_limbs).collect();
         let bits = limbs.par_iter().map(|k| bit_len(k)).max().unwrap_or(0);
         let use_glv = glv.unwrap_or_else(|| planner::glv_pays_with::<C>(m, bits, true));
         if bits <= 64 || use_glv {
-            return plain();
+            // The fast engine as `msm` runs it, on the scalars already converted.
+            let opts = FastOptions {
+                glv,
+                ..FastOptions::default()
+            };
+            let r = msm_fast_limbs(&self.bases[..m], &limbs, &opts, &mut FastReport::default());
+            return Ok(Jacobian::from(r));
         }
         let c = planner::plan_window_with::<C>(m, bits, true).window;
         let r = pippenger_flush_form(&points[..m], &limbs, bits, c, Some(kernel));

@@ -102,50 +102,29 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
         out: &mut [F],
     ) -> Result<(), FormatError> {
         debug_assert_eq!(range.len(), out.len());
-        match self {
-            ExtendedStore::Memory { q, sigma } => {
-                let v = match which {
-                    Extended::Q(i) => &q[i],
-                    Extended::Sigma(i) => &sigma[i],
-                };
-                out.copy_from_slice(&v[range]);
-                Ok(())
-            }
-            ExtendedStore::Source {
-                source,
-                file,
-                q,
-                sigma,
-            } => {
-                let base = match which {
-                    Extended::Q(i) => q[i],
-                    Extended::Sigma(i) => sigma[i],
-                };
-                let n8 = F::BYTES;
-                let mut buf = vec![0u8; range.len() * n8];
-                source
-                    .read_at(base + (range.start * n8) as u64, &mut buf)
-                    .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
-                let what = which.describe();
-                let ctx = Ctx::new(file).section(&what);
-                for (i, (o, b)) in out.iter_mut().zip(buf.chunks_exact(n8)).enumerate() {
-                    *o = fastzk_formats::codec::read_mont(b, &ctx)
-                        .map_err(|e| e.at((range.start + i) as u64))?;
-                }
-                Ok(())
-            }
-        }
+        self.read_every(which, range.start, 1, out)
     }
 
     /// Every fourth evaluation from `4·first` on (`out.len()` of them): the values on
-    /// `H`, since `ω₄ₙ⁴ = ω`. Reads the span once and decodes only the values used.
+    /// `H`, since `ω₄ₙ⁴ = ω`.
     pub fn read_on_h(
         &self,
         which: Extended,
         first: usize,
         out: &mut [F],
     ) -> Result<(), FormatError> {
-        let start = 4 * first;
+        self.read_every(which, 4 * first, 4, out)
+    }
+
+    /// Evaluations `start + step·k` for `k < out.len()`: the span is read once and only
+    /// the values used are decoded.
+    fn read_every(
+        &self,
+        which: Extended,
+        start: usize,
+        step: usize,
+        out: &mut [F],
+    ) -> Result<(), FormatError> {
         match self {
             ExtendedStore::Memory { q, sigma } => {
                 let v = match which {
@@ -153,7 +132,7 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                     Extended::Sigma(i) => &sigma[i],
                 };
                 for (k, o) in out.iter_mut().enumerate() {
-                    *o = v[start + 4 * k];
+                    *o = v[start + step * k];
                 }
                 Ok(())
             }
@@ -168,7 +147,7 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                     Extended::Sigma(i) => sigma[i],
                 };
                 let n8 = F::BYTES;
-                let span = (4 * out.len()).saturating_sub(3);
+                let span = (step * out.len()).saturating_sub(step - 1);
                 let mut buf = vec![0u8; span * n8];
                 source
                     .read_at(base + (start * n8) as u64, &mut buf)
@@ -176,9 +155,9 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                 let what = which.describe();
                 let ctx = Ctx::new(file).section(&what);
                 for (k, o) in out.iter_mut().enumerate() {
-                    let b = &buf[4 * k * n8..(4 * k + 1) * n8];
-                    *o = fastzk_formats::codec::read_mont(b, &ctx)
-                        .map_err(|e| e.at((start + 4 * k) as u64))?;
+                    let at = step * k * n8;
+                    *o = fastzk_formats::codec::read_mont(&buf[at..at + n8], &ctx)
+                        .map_err(|e| e.at((start + step * k) as u64))?;
                 }
                 Ok(())
             }
