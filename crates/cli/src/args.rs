@@ -147,6 +147,81 @@ pub struct ProveArgs {
     pub timings: bool,
 }
 
+/// What every `fullprove` takes (snarkjs' argument order): the witness is computed from
+/// the circuit's WebAssembly witness generator and an input file, then proved.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FullproveArgs {
+    /// The input signals (snarkjs' input.json).
+    pub input: PathBuf,
+    /// circom's witness generator (`circuit_js/circuit.wasm`).
+    pub wasm: PathBuf,
+    pub zkey: PathBuf,
+    pub proof: PathBuf,
+    pub public: PathBuf,
+    /// The circuit's .r1cs: check every constraint first and name the first that fails.
+    #[arg(long)]
+    pub r1cs: Option<PathBuf>,
+    /// Skip the prime-order subgroup check of the zkey's points (on-curve checks stay).
+    /// Only for keys you made or trust.
+    #[arg(long)]
+    pub trusted_key: bool,
+    /// Print the time of each phase to stderr.
+    #[arg(long)]
+    pub timings: bool,
+}
+
+/// Where a prover's witness comes from.
+#[derive(Clone, Debug)]
+pub enum WitnessSource {
+    /// A `.wtns` file.
+    File(PathBuf),
+    /// Computed here from a witness generator and an input file.
+    Circuit { wasm: PathBuf, input: PathBuf },
+}
+
+/// One proof to make: `prove` and `fullprove` both come to this.
+#[derive(Clone, Debug)]
+pub struct ProveJob {
+    pub zkey: PathBuf,
+    pub witness: WitnessSource,
+    pub proof: PathBuf,
+    pub public: PathBuf,
+    pub r1cs: Option<PathBuf>,
+    pub trusted_key: bool,
+    pub timings: bool,
+}
+
+impl From<&ProveArgs> for ProveJob {
+    fn from(a: &ProveArgs) -> Self {
+        Self {
+            zkey: a.zkey.clone(),
+            witness: WitnessSource::File(a.witness.clone()),
+            proof: a.proof.clone(),
+            public: a.public.clone(),
+            r1cs: a.r1cs.clone(),
+            trusted_key: a.trusted_key,
+            timings: a.timings,
+        }
+    }
+}
+
+impl From<&FullproveArgs> for ProveJob {
+    fn from(a: &FullproveArgs) -> Self {
+        Self {
+            zkey: a.zkey.clone(),
+            witness: WitnessSource::Circuit {
+                wasm: a.wasm.clone(),
+                input: a.input.clone(),
+            },
+            proof: a.proof.clone(),
+            public: a.public.clone(),
+            r1cs: a.r1cs.clone(),
+            trusted_key: a.trusted_key,
+            timings: a.timings,
+        }
+    }
+}
+
 /// What every `verify` takes.
 #[derive(clap::Args, Clone, Debug)]
 pub struct VerifyArgs {

@@ -8,6 +8,10 @@
 //!   check is remembered by the BLAKE3 hash of its bytes, so proving again with the
 //!   identical file skips only that check (on-curve checks always run). Any change to the
 //!   file changes the hash and the key is checked again in full.
+//! * **Compiled witness generators.** circom's `.wasm`, compiled to machine code by
+//!   wasmtime (seconds for a large circuit), by the BLAKE3 hash of the module and
+//!   wasmtime's compatibility tag. The folder must be writable by this user only, as for
+//!   any cache of compiled code.
 //!
 //! The cache is an optimisation only: when it cannot be read or written, fastzk does the
 //! work again and says nothing.
@@ -159,6 +163,32 @@ pub fn mark_validated(hash: &blake3::Hash) {
     if let Some(p) = validated_path(hash) {
         remember(&p, b"subgroup checks passed\n");
     }
+}
+
+/// A witness generator compiled once and kept: read from the cache when these module
+/// bytes were compiled before by this wasmtime, else compiled (and stored).
+pub fn witness_calculator(
+    wasm: &[u8],
+) -> Result<fastzk_witness::WitnessCalculator, fastzk_witness::WitnessError> {
+    use fastzk_witness::WitnessCalculator;
+    let path = dir().map(|d| {
+        let hash = content_hash(wasm).to_hex();
+        let tag = WitnessCalculator::compatibility_tag();
+        d.join("wasm").join(format!("{}-{tag:016x}.cwasm", &hash[..32]))
+    });
+    if let Some(bytes) = path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        // SAFETY: the file is this cache's own serialized module (named by the hash of
+        // the source and the runtime's tag), in the user's cache folder; wasmtime checks
+        // its header and refuses code from another version or configuration.
+        if let Ok(c) = unsafe { WitnessCalculator::deserialize(&bytes) } {
+            return Ok(c);
+        }
+    }
+    let calc = WitnessCalculator::compile(wasm)?;
+    if let (Some(p), Ok(bytes)) = (path, calc.serialize()) {
+        remember(&p, &bytes);
+    }
+    Ok(calc)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ mod progress;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use cmd::{bench_msm, bench_ntt, demo, groth16, plonk, protocol, r1cs};
+use cmd::{bench_msm, bench_ntt, demo, groth16, plonk, protocol, r1cs, witness};
 
 #[derive(Parser)]
 #[command(
@@ -38,8 +38,15 @@ enum Command {
     Plonk(plonk::PlonkCommand),
     /// Prove with whichever protocol the zkey holds (Groth16 or Plonk).
     Prove(args::ProveArgs),
+    /// Compute the witness from circom's .wasm and input.json, then prove with whichever
+    /// protocol the zkey holds: `fullprove input.json circuit.wasm circuit.zkey proof.json
+    /// public.json` (snarkjs' order).
+    Fullprove(args::FullproveArgs),
     /// Verify with whichever protocol the verification key names (exit 0/1/2).
     Verify(args::VerifyArgs),
+    /// Witnesses from circom's WebAssembly witness generator, without Node.
+    #[command(subcommand)]
+    Witness(witness::WitnessCommand),
     /// Constraint systems: info, check, synth.
     #[command(subcommand)]
     R1cs(r1cs::R1csCommand),
@@ -90,7 +97,9 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Demo(args) => demo::run(&args).map(|()| 0),
         Command::Groth16(cmd) => groth16::run(&cmd),
         Command::Plonk(cmd) => plonk::run(&cmd),
-        Command::Prove(args) => protocol::prove(&args),
+        Command::Prove(args) => protocol::prove(&(&args).into()),
+        Command::Fullprove(args) => protocol::prove(&(&args).into()),
+        Command::Witness(cmd) => witness::run(&cmd),
         Command::Verify(args) => protocol::verify(&args),
         Command::R1cs(cmd) => r1cs::run(&cmd),
         Command::Selftest { batch } => cmd::selftest::run(batch).map(|()| 0),

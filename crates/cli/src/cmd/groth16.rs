@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use fastzk_formats::{
-    read_public_json, read_wtns, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
+    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
     Validate,
 };
 use fastzk_groth16::setup_ptau::setup_from_ptau_file;
@@ -16,7 +16,7 @@ use fastzk_groth16::{
 use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
 
-use crate::args::{ProveArgs, VerifyArgs};
+use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs, WitnessSource};
 use crate::cache;
 use crate::progress::{print_timings, under, Progress};
 
@@ -25,6 +25,10 @@ pub enum Groth16Command {
     /// Prove: read a snarkjs zkey and a circom witness, write proof.json and public.json
     /// (rapidsnark's argument order).
     Prove(ProveArgs),
+    /// Compute the witness from circom's .wasm and input.json, then prove:
+    /// `fullprove input.json circuit.wasm circuit.zkey proof.json public.json` (snarkjs'
+    /// argument order).
+    Fullprove(FullproveArgs),
     /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
     Verify(VerifyArgs),
     /// Development setup for a .r1cs: a snarkjs-compatible zkey. Without --ptau the
@@ -66,18 +70,8 @@ pub(crate) fn verdict(ok: bool) -> i32 {
 
 pub fn run(cmd: &Groth16Command) -> Result<i32> {
     match cmd {
-        Groth16Command::Prove(a) => {
-            let curve = sniff_curve_file(&a.zkey)?;
-            let paths = ProvePaths {
-                zkey: &a.zkey,
-                witness: &a.witness,
-                proof: &a.proof,
-                public: &a.public,
-                r1cs: a.r1cs.as_deref(),
-            };
-            with_pairing_curve!(curve, E => prove_files::<E>(&paths, a.trusted_key, a.timings))?;
-            Ok(0)
-        }
+        Groth16Command::Prove(a) => prove(&a.into()),
+        Groth16Command::Fullprove(a) => prove(&a.into()),
         Groth16Command::Verify(a) => {
             let curve = vk_curve(&a.verification_key)?;
             let ok = with_pairing_curve!(curve, E => verify_files::<E>(&a.verification_key, &a.public, &a.proof))?;
@@ -117,14 +111,6 @@ pub(crate) fn vk_curve(path: &Path) -> Result<CurveId> {
     }
 }
 
-struct ProvePaths<'a> {
-    zkey: &'a Path,
-    witness: &'a Path,
-    proof: &'a Path,
-    public: &'a Path,
-    r1cs: Option<&'a Path>,
-}
-
 /// Reads a zkey. Points are checked on the curve and in the subgroup, unless the key is
 /// trusted (`--trusted-key`: on-curve only) or these exact bytes passed the full check
 /// before (see [`crate::cache`]: then only coordinate ranges are checked).
@@ -144,7 +130,14 @@ fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E
     Ok(pk)
 }
 
-fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool) -> Result<()> {
+/// `prove` and `fullprove`: exit status 0, or an error.
+pub fn prove(job: &ProveJob) -> Result<i32> {
+    let curve = sniff_curve_file(&job.zkey)?;
+    with_pairing_curve!(curve, E => prove_files::<E>(job))?;
+    Ok(0)
+}
+
+fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
     let timed = |label: &'static str, progress: &Progress| {
@@ -160,15 +153,22 @@ fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool
         done(&mut phases);
     }
     let (pk, z) = {
-        let done = timed("read zkey + witness", &progress);
+        let done = timed(
+            match p.witness {
+                WitnessSource::File(_) => "read zkey + witness",
+                WitnessSource::Circuit { .. } => "read zkey + compute witness",
+            },
+            &progress,
+        );
+        // The witness is read or computed while the key's points are checked.
         let (pk, z) = rayon::join(
-            || load_zkey::<E>(p.zkey, trusted),
-            || read_wtns::<Fr<E>>(p.witness),
+            || load_zkey::<E>(&p.zkey, p.trusted_key),
+            || p.witness.load::<Fr<E>>(),
         );
         done(&mut phases);
         (pk?, z?)
     };
-    let r1cs = match p.r1cs {
+    let r1cs = match &p.r1cs {
         Some(path) => {
             let done = timed("read r1cs", &progress);
             let r = R1csFile::<Fr<E>>::open(path)?.r1cs;
@@ -183,16 +183,17 @@ fn prove_files<E: PairingCurve>(p: &ProvePaths<'_>, trusted: bool, timings: bool
         on_phase: Some(&on_phase),
         ..ProveOptions::default()
     };
-    let (proof, t) = prove_with(&pk, &z, &opts)
-        .with_context(|| format!("proving with {} and {}", name(p.zkey), name(p.witness)))?;
+    let (proof, t) = prove_with(&pk, &z, &opts).with_context(|| {
+        format!("proving with {} and {}", name(&p.zkey), p.witness.describe())
+    })?;
     phases.extend(t.phases);
     let overlapping = under("msm (concurrent)", &t.overlapping);
     let done = timed("write proof + public", &progress);
-    write_proof_json(p.proof, &proof)?;
-    write_public_json(p.public, &z[1..=pk.n_public()])?;
+    write_proof_json(&p.proof, &proof)?;
+    write_public_json(&p.public, &z[1..=pk.n_public()])?;
     done(&mut phases);
     progress.finish();
-    if timings {
+    if p.timings {
         print_timings(&phases, &overlapping, start.elapsed());
     }
     Ok(())

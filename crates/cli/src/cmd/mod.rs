@@ -9,3 +9,4 @@ pub mod plonk;
 pub mod protocol;
 pub mod r1cs;
 pub mod selftest;
+pub mod witness;

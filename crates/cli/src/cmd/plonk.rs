@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use fastzk_formats::{
-    read_public_json, read_wtns, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
+    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
     Validate,
 };
 use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
@@ -15,7 +15,7 @@ use fastzk_plonk::{
 };
 use rand_core::OsRng;
 
-use crate::args::{ProveArgs, VerifyArgs};
+use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs, WitnessSource};
 use crate::cache;
 use crate::cmd::groth16::{name, verdict, vk_curve};
 use crate::progress::{print_timings, Progress};
@@ -25,6 +25,10 @@ pub enum PlonkCommand {
     /// Prove: read a snarkjs Plonk zkey and a circom witness, write proof.json and
     /// public.json (rapidsnark's argument order).
     Prove(ProveArgs),
+    /// Compute the witness from circom's .wasm and input.json, then prove:
+    /// `fullprove input.json circuit.wasm circuit.zkey proof.json public.json` (snarkjs'
+    /// argument order).
+    Fullprove(FullproveArgs),
     /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
     Verify(VerifyArgs),
     /// Setup as `snarkjs plonk setup` (byte-identical zkey): `setup circuit.r1cs
@@ -51,11 +55,8 @@ pub enum PlonkCommand {
 
 pub fn run(cmd: &PlonkCommand) -> Result<i32> {
     match cmd {
-        PlonkCommand::Prove(a) => {
-            let curve = sniff_curve_file(&a.zkey)?;
-            with_pairing_curve!(curve, E => prove_files::<E>(a))?;
-            Ok(0)
-        }
+        PlonkCommand::Prove(a) => prove(&a.into()),
+        PlonkCommand::Fullprove(a) => prove(&a.into()),
         PlonkCommand::Verify(a) => {
             let curve = vk_curve(&a.verification_key)?;
             let ok = with_pairing_curve!(curve, E => verify_files::<E>(&a.verification_key, &a.public, &a.proof))?;
@@ -115,8 +116,15 @@ fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E
     Ok(pk)
 }
 
-fn prove_files<E: PairingCurve>(p: &ProveArgs) -> Result<()> {
-    let (zkey, witness, trusted) = (p.zkey.as_path(), p.witness.as_path(), p.trusted_key);
+/// `prove` and `fullprove`: exit status 0, or an error.
+pub fn prove(job: &ProveJob) -> Result<i32> {
+    let curve = sniff_curve_file(&job.zkey)?;
+    with_pairing_curve!(curve, E => prove_files::<E>(job))?;
+    Ok(0)
+}
+
+fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
+    let (zkey, witness, trusted) = (p.zkey.as_path(), &p.witness, p.trusted_key);
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
     let start = Instant::now();
@@ -130,10 +138,15 @@ fn prove_files<E: PairingCurve>(p: &ProveArgs) -> Result<()> {
         cache::load_or_measure_calibration::<E::G1>()
     });
     let mut loaded = None;
-    timed("read zkey + witness", &mut || {
+    let label = match witness {
+        WitnessSource::File(_) => "read zkey + witness",
+        WitnessSource::Circuit { .. } => "read zkey + compute witness",
+    };
+    // The witness is read or computed while the key's points are checked.
+    timed(label, &mut || {
         loaded = Some(rayon::join(
             || load_zkey::<E>(zkey, trusted),
-            || read_wtns::<Fr<E>>(witness),
+            || witness.load::<Fr<E>>(),
         ));
     });
     let (pk, z) = loaded.expect("ran");
@@ -146,7 +159,7 @@ fn prove_files<E: PairingCurve>(p: &ProveArgs) -> Result<()> {
                     .map_err(anyhow::Error::from)
                     .and_then(|f| {
                         f.r1cs.check(&z).with_context(|| {
-                            format!("checking {} against {}", name(witness), name(path))
+                            format!("checking {} against {}", witness.describe(), name(path))
                         })
                     }),
             );
@@ -159,7 +172,7 @@ fn prove_files<E: PairingCurve>(p: &ProveArgs) -> Result<()> {
         ..ProveOptions::default()
     };
     let (proof, public, t) = prove_with(&pk, &z, &opts)
-        .with_context(|| format!("proving with {} and {}", name(zkey), name(witness)))?;
+        .with_context(|| format!("proving with {} and {}", name(zkey), witness.describe()))?;
     phases.extend(t.phases);
     let t_write = Instant::now();
     progress.step("write proof + public");

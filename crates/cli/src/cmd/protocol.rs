@@ -4,15 +4,16 @@
 use anyhow::{bail, Context, Result};
 use fastzk_formats::snarkjs::ZkeyProtocol;
 
-use crate::args::{ProveArgs, VerifyArgs};
+use crate::args::{ProveJob, VerifyArgs};
 use crate::cmd::groth16::{self, name, Groth16Command};
 use crate::cmd::plonk::{self, PlonkCommand};
 
-pub fn prove(a: &ProveArgs) -> Result<i32> {
+/// `prove` and `fullprove`.
+pub fn prove(a: &ProveJob) -> Result<i32> {
     let protocol = fastzk_plonk::zkey_protocol(&a.zkey)?;
     match protocol {
-        ZkeyProtocol::Groth16 => groth16::run(&Groth16Command::Prove(a.clone())),
-        ZkeyProtocol::Plonk => plonk::run(&PlonkCommand::Prove(a.clone())),
+        ZkeyProtocol::Groth16 => groth16::prove(a),
+        ZkeyProtocol::Plonk => plonk::prove(a),
         other => bail!(
             "{}: a {} key; fastzk proves Groth16 and Plonk",
             name(&a.zkey),

@@ -1,0 +1,494 @@
+//! circom's WebAssembly witness generators (`circuit_js/circuit.wasm`), run in process
+//! with wasmtime, so the whole circom pipeline needs no JavaScript runtime.
+//!
+//! The module talks to its host the way circom 2's `witness_calculator.js` does: the
+//! field's size and prime come through a small shared read/write buffer; each input
+//! value is written there and set by the 64-bit FNV-1a hash of its signal's qualified
+//! name; the circuit runs as inputs arrive; the witness is read back value by value.
+//! The host provides four imports: `exceptionHandler` (the circuit aborts: a failed
+//! assert, an unknown signal, …), `printErrorMessage` (the circuit's own account of the
+//! failure, such as the template and line, read character by character), and
+//! `writeBufferMessage` / `showSharedRWMemory` (circom's `log`).
+//!
+//! The output is snarkjs' `.wtns` for any prime circom supports (BN254, BLS12-381,
+//! Goldilocks, …): the same bytes `snarkjs wtns calculate` writes.
+
+mod input;
+
+use std::fmt::Write as _;
+
+use num_bigint::{BigInt, BigUint, Sign};
+use wasmtime::{Caller, Engine, Extern, Instance, Linker, Module, Store, TypedFunc};
+
+pub use input::{parse_inputs, InputSignal};
+
+/// What can go wrong between an input file and a witness.
+#[derive(Debug, thiserror::Error)]
+pub enum WitnessError {
+    #[error("{file}: {}{message}", signal.as_ref().map(|s| format!("signal {s}: ")).unwrap_or_default())]
+    Input {
+        file: String,
+        signal: Option<String>,
+        message: String,
+    },
+    #[error("not a circom witness generator: {0}")]
+    NotCircom(String),
+    #[error("the WebAssembly module does not compile: {0}")]
+    Compile(String),
+    #[error("input signal {0} is not an input of the circuit")]
+    UnknownSignal(String),
+    #[error("input signal {signal} takes {expected} values, the input gives {got}")]
+    WrongCount {
+        signal: String,
+        expected: usize,
+        got: usize,
+    },
+    #[error("the input sets {set} of the circuit's {total} input values")]
+    MissingInputs { set: usize, total: usize },
+    #[error("{what}{}", context.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
+    Circuit {
+        /// circom's own words for the abort ("Assert Failed", …), with the circuit's
+        /// message (template and line) when it gives one.
+        what: String,
+        /// Which input was being set when the circuit ran and stopped.
+        context: Option<String>,
+    },
+}
+
+type Result<T> = std::result::Result<T, WitnessError>;
+
+/// A compiled witness generator.
+pub struct WitnessCalculator {
+    engine: Engine,
+    module: Module,
+}
+
+/// A witness: `len` values of `n32` 32-bit words each, least significant first, as the
+/// `.wtns` file stores them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    pub n32: usize,
+    pub prime: BigUint,
+    words: Vec<u32>,
+}
+
+impl Witness {
+    /// Number of values (`z[0] = 1` included).
+    pub fn len(&self) -> usize {
+        self.words.len() / self.n32
+    }
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+    /// Value `i` as an integer below the prime.
+    pub fn value(&self, i: usize) -> BigUint {
+        BigUint::from_slice(&self.words[i * self.n32..(i + 1) * self.n32])
+    }
+
+    /// snarkjs' `.wtns` (version 2): section 1 holds `n8`, the prime and the count;
+    /// section 2 the values, little-endian.
+    pub fn to_wtns_bytes(&self) -> Vec<u8> {
+        let n8 = 4 * self.n32;
+        let mut b = Vec::with_capacity(44 + n8 + 4 * self.words.len());
+        b.extend_from_slice(b"wtns");
+        b.extend_from_slice(&2u32.to_le_bytes());
+        b.extend_from_slice(&2u32.to_le_bytes());
+        b.extend_from_slice(&1u32.to_le_bytes());
+        b.extend_from_slice(&(8 + n8 as u64).to_le_bytes());
+        b.extend_from_slice(&(n8 as u32).to_le_bytes());
+        b.extend_from_slice(&le_bytes(&self.prime, n8));
+        b.extend_from_slice(&(self.len() as u32).to_le_bytes());
+        b.extend_from_slice(&2u32.to_le_bytes());
+        b.extend_from_slice(&((n8 * self.len()) as u64).to_le_bytes());
+        for w in &self.words {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b
+    }
+}
+
+fn le_bytes(x: &BigUint, n: usize) -> Vec<u8> {
+    let mut v = x.to_bytes_le();
+    v.resize(n, 0);
+    v
+}
+
+/// 64-bit FNV-1a over the name's UTF-16 code units, as circom's runtime hashes signal
+/// names (JavaScript's `charCodeAt`).
+pub fn signal_hash(name: &str) -> u64 {
+    name.encode_utf16().fold(0xcbf2_9ce4_8422_2325, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn engine() -> Engine {
+    // Cranelift at its default (speed) level, compiling functions in parallel.
+    Engine::default()
+}
+
+impl WitnessCalculator {
+    /// Compiles a module (Cranelift; a large circuit takes seconds, hence
+    /// [`Self::serialize`] for a cache).
+    pub fn compile(wasm: &[u8]) -> Result<Self> {
+        let engine = engine();
+        let module = Module::new(&engine, wasm).map_err(|e| WitnessError::Compile(e.to_string()))?;
+        check_exports(&module)?;
+        Ok(Self { engine, module })
+    }
+
+    /// The compiled code, for a cache; [`Self::deserialize`] reads it back.
+    pub fn serialize(&self) -> Result<Vec<u8>> {
+        self.module
+            .serialize()
+            .map_err(|e| WitnessError::Compile(e.to_string()))
+    }
+
+    /// Reads what [`Self::serialize`] wrote; fails (and the caller compiles again) when
+    /// the bytes come from another wasmtime version or configuration.
+    ///
+    /// # Safety
+    /// The bytes are machine code that will run: they must come from
+    /// [`Self::serialize`] and have been kept where only this user can write.
+    pub unsafe fn deserialize(bytes: &[u8]) -> Result<Self> {
+        let engine = engine();
+        // SAFETY: per the caller, the bytes are this crate's own serialized module;
+        // wasmtime checks the version and configuration header before using them.
+        let module = unsafe { Module::deserialize(&engine, bytes) }
+            .map_err(|e| WitnessError::Compile(e.to_string()))?;
+        check_exports(&module)?;
+        Ok(Self { engine, module })
+    }
+
+    /// Changes whenever compiled code from [`Self::serialize`] would not load (another
+    /// wasmtime, CPU features or settings): part of a cache key.
+    pub fn compatibility_tag() -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        engine().precompile_compatibility_hash().hash(&mut h);
+        h.finish()
+    }
+
+    /// Runs the circuit on `inputs`; the circuit's `log` lines go to `on_log`.
+    pub fn calculate(
+        &self,
+        inputs: &[InputSignal],
+        on_log: impl FnMut(&str) + Send + 'static,
+    ) -> Result<Witness> {
+        let mut run = Run::new(self, Box::new(on_log))?;
+        let (prime, n32) = run.prime()?;
+        run.set_inputs(inputs, &prime, n32)?;
+        run.witness(prime, n32)
+    }
+}
+
+const EXPORTS: [&str; 11] = [
+    "getVersion",
+    "getFieldNumLen32",
+    "getRawPrime",
+    "readSharedRWMemory",
+    "writeSharedRWMemory",
+    "init",
+    "getInputSignalSize",
+    "setInputSignal",
+    "getWitnessSize",
+    "getInputSize",
+    "getWitness",
+];
+
+fn check_exports(module: &Module) -> Result<()> {
+    let missing: Vec<&str> = EXPORTS
+        .iter()
+        .copied()
+        .filter(|n| module.get_export(n).is_none())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(WitnessError::NotCircom(format!(
+            "no export {} (circom 2 witness generators have them; circom 1's are not supported)",
+            missing.join(", ")
+        )))
+    }
+}
+
+/// What the imports collect while the circuit runs.
+struct State {
+    /// `printErrorMessage`'s text, reported when the circuit aborts.
+    errors: String,
+    /// The `log` line being assembled.
+    line: String,
+    on_log: Box<dyn FnMut(&str) + Send>,
+}
+
+/// The circuit aborted through `exceptionHandler`.
+#[derive(Debug)]
+struct Abort(i32);
+
+impl std::fmt::Display for Abort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            1 => "signal not found",
+            2 => "too many signals set",
+            3 => "signal already set",
+            4 => "assert failed",
+            5 => "not enough memory",
+            6 => "input signal array access exceeds the size",
+            7 => "out of bounds array access",
+            _ => "unknown error",
+        })
+    }
+}
+
+impl std::error::Error for Abort {}
+
+/// The text the module offers through `getMessageChar`, up to its terminating zero.
+fn take_message(caller: &mut Caller<'_, State>) -> wasmtime::Result<String> {
+    let Some(Extern::Func(f)) = caller.get_export("getMessageChar") else {
+        return Ok(String::new());
+    };
+    let f = f.typed::<(), i32>(&caller)?;
+    let mut s = String::new();
+    loop {
+        let c = f.call(&mut *caller, ())?;
+        if c == 0 || s.len() > 1 << 16 {
+            return Ok(s);
+        }
+        // Bytes as JavaScript's String.fromCharCode takes them.
+        s.push(char::from_u32(c as u32).unwrap_or(char::REPLACEMENT_CHARACTER));
+    }
+}
+
+/// The value in the shared buffer, as `showSharedRWMemory` prints it.
+fn shared_value(caller: &mut Caller<'_, State>) -> wasmtime::Result<String> {
+    let func = |caller: &mut Caller<'_, State>, name: &str| match caller.get_export(name) {
+        Some(Extern::Func(f)) => Ok(f),
+        _ => Err(wasmtime::Error::msg(format!("no export {name}"))),
+    };
+    let n32 = func(caller, "getFieldNumLen32")?
+        .typed::<(), i32>(&caller)?
+        .call(&mut *caller, ())?;
+    let read = func(caller, "readSharedRWMemory")?.typed::<i32, i32>(&caller)?;
+    let mut words = Vec::new();
+    for j in 0..n32.clamp(0, 64) {
+        words.push(read.call(&mut *caller, j)? as u32);
+    }
+    Ok(BigUint::from_slice(&words).to_string())
+}
+
+fn linker(engine: &Engine) -> wasmtime::Result<Linker<State>> {
+    let mut l = Linker::new(engine);
+    l.func_wrap(
+        "runtime",
+        "exceptionHandler",
+        |_: Caller<'_, State>, code: i32| -> wasmtime::Result<()> { Err(Abort(code).into()) },
+    )?;
+    l.func_wrap(
+        "runtime",
+        "printErrorMessage",
+        |mut caller: Caller<'_, State>| -> wasmtime::Result<()> {
+            let m = take_message(&mut caller)?;
+            let errors = &mut caller.data_mut().errors;
+            if !errors.is_empty() {
+                errors.push_str("; ");
+            }
+            errors.push_str(m.trim_end());
+            Ok(())
+        },
+    )?;
+    l.func_wrap(
+        "runtime",
+        "writeBufferMessage",
+        |mut caller: Caller<'_, State>| -> wasmtime::Result<()> {
+            let m = take_message(&mut caller)?;
+            let st = caller.data_mut();
+            // Every `log` call ends with a lone "\n": the line is complete.
+            if m == "\n" {
+                let line = std::mem::take(&mut st.line);
+                (st.on_log)(&line);
+            } else {
+                if !st.line.is_empty() {
+                    st.line.push(' ');
+                }
+                st.line.push_str(&m);
+            }
+            Ok(())
+        },
+    )?;
+    l.func_wrap(
+        "runtime",
+        "showSharedRWMemory",
+        |mut caller: Caller<'_, State>| -> wasmtime::Result<()> {
+            let v = shared_value(&mut caller)?;
+            let st = caller.data_mut();
+            if !st.line.is_empty() {
+                st.line.push(' ');
+            }
+            st.line.push_str(&v);
+            Ok(())
+        },
+    )?;
+    Ok(l)
+}
+
+/// One instance of the module and the calls into it.
+struct Run {
+    store: Store<State>,
+    read: TypedFunc<i32, i32>,
+    write: TypedFunc<(i32, i32), ()>,
+    instance: Instance,
+}
+
+impl Run {
+    fn new(calc: &WitnessCalculator, on_log: Box<dyn FnMut(&str) + Send>) -> Result<Self> {
+        let state = State {
+            errors: String::new(),
+            line: String::new(),
+            on_log,
+        };
+        let mut store = Store::new(&calc.engine, state);
+        let not_circom = |e: wasmtime::Error| WitnessError::NotCircom(format!("{e:#}"));
+        let instance = linker(&calc.engine)
+            .and_then(|l| l.instantiate(&mut store, &calc.module))
+            .map_err(not_circom)?;
+        let read = instance
+            .get_typed_func(&mut store, "readSharedRWMemory")
+            .map_err(not_circom)?;
+        let write = instance
+            .get_typed_func(&mut store, "writeSharedRWMemory")
+            .map_err(not_circom)?;
+        let mut run = Self {
+            store,
+            read,
+            write,
+            instance,
+        };
+        let version = run.call0("getVersion")?;
+        if version != 2 {
+            return Err(WitnessError::NotCircom(format!(
+                "made by circom {version}; fastzk runs circom 2 witness generators"
+            )));
+        }
+        Ok(run)
+    }
+
+    fn func<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
+        &mut self,
+        name: &str,
+    ) -> Result<TypedFunc<P, R>> {
+        self.instance
+            .get_typed_func(&mut self.store, name)
+            .map_err(|e| WitnessError::NotCircom(format!("export {name}: {e:#}")))
+    }
+
+    fn call0(&mut self, name: &str) -> Result<i32> {
+        let f = self.func::<(), i32>(name)?;
+        f.call(&mut self.store, ()).map_err(|e| self.abort(e, None))
+    }
+
+    /// An error from a call: the circuit's abort with its message, or a trap.
+    fn abort(&mut self, e: wasmtime::Error, context: Option<String>) -> WitnessError {
+        let errors = std::mem::take(&mut self.store.data_mut().errors);
+        let what = match e.downcast_ref::<Abort>() {
+            Some(a) if errors.is_empty() => a.to_string(),
+            Some(a) => format!("{a}: {errors}"),
+            None => format!("the circuit trapped: {e:#}"),
+        };
+        WitnessError::Circuit { what, context }
+    }
+
+    fn read_shared(&mut self, n32: usize, out: &mut Vec<u32>) -> Result<()> {
+        for j in 0..n32 {
+            let w = self
+                .read
+                .call(&mut self.store, j as i32)
+                .map_err(|e| WitnessError::Circuit {
+                    what: format!("reading the shared buffer: {e:#}"),
+                    context: None,
+                })?;
+            out.push(w as u32);
+        }
+        Ok(())
+    }
+
+    fn prime(&mut self) -> Result<(BigUint, usize)> {
+        let n32 = self.call0("getFieldNumLen32")?;
+        if !(1..=64).contains(&n32) {
+            return Err(WitnessError::NotCircom(format!(
+                "field of {n32} 32-bit words"
+            )));
+        }
+        let n32 = n32 as usize;
+        let f = self.func::<(), ()>("getRawPrime")?;
+        f.call(&mut self.store, ()).map_err(|e| self.abort(e, None))?;
+        let mut words = Vec::with_capacity(n32);
+        self.read_shared(n32, &mut words)?;
+        let prime = BigUint::from_slice(&words);
+        if prime < BigUint::from(2u8) {
+            return Err(WitnessError::NotCircom(format!("prime {prime}")));
+        }
+        Ok((prime, n32))
+    }
+
+    fn set_inputs(&mut self, inputs: &[InputSignal], prime: &BigUint, n32: usize) -> Result<()> {
+        let init = self.func::<i32, ()>("init")?;
+        // No sanity check, as `snarkjs wtns calculate`: the circuit's own asserts run.
+        init.call(&mut self.store, 0)
+            .map_err(|e| self.abort(e, None))?;
+        let size = self.func::<(i32, i32), i32>("getInputSignalSize")?;
+        let set = self.func::<(i32, i32, i32), ()>("setInputSignal")?;
+        let p = BigInt::from_biguint(Sign::Plus, prime.clone());
+        let mut count = 0usize;
+        for s in inputs {
+            let h = signal_hash(&s.name);
+            let (msb, lsb) = ((h >> 32) as u32 as i32, h as u32 as i32);
+            let expected = size
+                .call(&mut self.store, (msb, lsb))
+                .map_err(|e| self.abort(e, Some(format!("looking up input signal {}", s.name))))?;
+            if expected < 0 {
+                return Err(WitnessError::UnknownSignal(s.name.clone()));
+            }
+            if expected as usize != s.values.len() {
+                return Err(WitnessError::WrongCount {
+                    signal: s.name.clone(),
+                    expected: expected as usize,
+                    got: s.values.len(),
+                });
+            }
+            for (i, v) in s.values.iter().enumerate() {
+                let reduced = ((v % &p) + &p) % &p;
+                let mut words = reduced.magnitude().to_u32_digits();
+                words.resize(n32, 0);
+                for (j, w) in words.iter().enumerate() {
+                    self.write
+                        .call(&mut self.store, (j as i32, *w as i32))
+                        .map_err(|e| self.abort(e, None))?;
+                }
+                set.call(&mut self.store, (msb, lsb, i as i32)).map_err(|e| {
+                    let mut at = format!("setting input signal {}", s.name);
+                    if s.values.len() > 1 {
+                        let _ = write!(at, "[{i}]");
+                    }
+                    self.abort(e, Some(at))
+                })?;
+                count += 1;
+            }
+        }
+        let total = self.call0("getInputSize")?.max(0) as usize;
+        if count < total {
+            return Err(WitnessError::MissingInputs { set: count, total });
+        }
+        Ok(())
+    }
+
+    fn witness(&mut self, prime: BigUint, n32: usize) -> Result<Witness> {
+        let n = self.call0("getWitnessSize")?.max(0) as usize;
+        let get = self.func::<i32, ()>("getWitness")?;
+        let mut words = Vec::with_capacity(n * n32);
+        for i in 0..n {
+            get.call(&mut self.store, i as i32)
+                .map_err(|e| self.abort(e, Some(format!("reading witness value {i}"))))?;
+            self.read_shared(n32, &mut words)?;
+        }
+        Ok(Witness { n32, prime, words })
+    }
+}
