@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Interop tests: fastzk's Groth16 commands against snarkjs on real circom circuits.
+# Interop tests: fastzk's commands (Groth16, Plonk, witness calculation) against snarkjs on
+# real circom circuits.
 #
 # Every check prints one line, PASS or FAIL; the script exits non-zero if any
 # check failed (or a setup step broke). Logs of each command are kept under
@@ -152,6 +153,15 @@ for c in "${CIRCUITS[@]}"; do
   expect 0 "$c:snarkjs-verifies-fastzk-proof-threads2" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/fz2_public.json" "$d/fz2_proof.json"
 
+  # Node-free pipeline: fastzk's witness equals snarkjs'; fullprove verifies.
+  expect 0 "$c:fastzk-witness-calculate" \
+    "$FASTZK" witness calculate "$B/${c}_js/$c.wasm" "circuits/$c.input.json" "$d/fz.wtns"
+  expect 0 "$c:fastzk-wtns-byte-identical-to-snarkjs" cmp "$d/fz.wtns" "$wtns"
+  expect 0 "$c:fastzk-groth16-fullprove" "$FASTZK" groth16 fullprove \
+    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/sj.zkey" "$d/fp_proof.json" "$d/fp_public.json"
+  expect 0 "$c:snarkjs-verifies-fastzk-fullprove" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/fp_public.json" "$d/fp_proof.json"
+
   # snarkjs proves; fastzk verifies.
   expect 0 "$c:fastzk-verifies-snarkjs-proof" \
     "$FASTZK" groth16 verify "$d/vk.json" "$d/sj_public.json" "$d/sj_proof.json"
@@ -266,6 +276,10 @@ for c in "${CIRCUITS[@]}" no_public; do
   expect 0 "$c:plonk:snarkjs-verifies-fastzk-proof" \
     "$SNARKJS" plonk verify "$d/vk.json" "$d/fz_public.json" "$d/fz_proof.json"
   expect 0 "$c:plonk:fastzk-verifies-fastzk-proof" "$FASTZK" verify "$d/vk.json" "$d/fz_public.json" "$d/fz_proof.json"
+  expect 0 "$c:plonk:fastzk-fullprove" "$FASTZK" fullprove \
+    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/sj.zkey" "$d/fp_proof.json" "$d/fp_public.json"
+  expect 0 "$c:plonk:snarkjs-verifies-fastzk-fullprove" \
+    "$SNARKJS" plonk verify "$d/vk.json" "$d/fp_public.json" "$d/fp_proof.json"
   expect 0 "$c:plonk:fastzk-plonk-prove-threads1" \
     "$FASTZK" --threads 1 plonk prove "$d/sj.zkey" "$wtns" "$d/fz1_proof.json" "$d/fz1_public.json"
   expect 0 "$c:plonk:snarkjs-verifies-fastzk-proof-threads1" \
@@ -392,7 +406,40 @@ if [[ ${INTEROP_SHA256:-1} == 1 ]]; then
     "$SNARKJS" groth16 prove "$d/fzr.zkey" "$B/$c.wtns" "$d/sj_proof.json" "$d/sj_public.json"
   expect 0 "$c:fastzk-verifies-snarkjs-proof" \
     "$FASTZK" groth16 verify "$d/vk.json" "$d/sj_public.json" "$d/sj_proof.json"
+  expect 0 "$c:fastzk-witness-calculate" \
+    "$FASTZK" witness calculate "$B/${c}_js/$c.wasm" "circuits/$c.input.json" "$d/fz.wtns"
+  expect 0 "$c:fastzk-wtns-byte-identical-to-snarkjs" cmp "$d/fz.wtns" "$B/$c.wtns"
+  expect 0 "$c:fastzk-groth16-fullprove" "$FASTZK" groth16 fullprove \
+    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/fzr.zkey" "$d/fp_proof.json" "$d/fp_public.json"
+  expect 0 "$c:snarkjs-verifies-fastzk-fullprove" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/fp_public.json" "$d/fp_proof.json"
 fi
+
+# --- Witness generators over every prime circom offers ------------------------
+# An assert, a log, nested and hex/negative inputs; compiled for BN254, BLS12-381 and
+# Goldilocks: fastzk's .wtns equals snarkjs' byte for byte, and a failing assert is
+# refused naming its template and line.
+c=guarded
+for prime in bn128 bls12381 goldilocks; do
+  d=$B/witness-$prime
+  mkdir -p "$d"
+  step "compile-$c-$prime" "$CIRCOM" "circuits/$c.circom" --r1cs --wasm --prime "$prime" -o "$d"
+  step "wtns-$c-$prime" "$SNARKJS" wtns calculate "$d/${c}_js/$c.wasm" "circuits/$c.input.json" "$d/sj.wtns"
+  expect 0 "$c-$prime:fastzk-witness-calculate" \
+    "$FASTZK" witness calculate "$d/${c}_js/$c.wasm" "circuits/$c.input.json" "$d/fz.wtns"
+  expect 0 "$c-$prime:fastzk-wtns-byte-identical-to-snarkjs" cmp "$d/fz.wtns" "$d/sj.wtns"
+  # (snarkjs' wtns check knows the pairing curves only)
+  if [[ $prime != goldilocks ]]; then
+    expect 0 "$c-$prime:snarkjs-wtns-check-accepts-fastzk-wtns" "$SNARKJS" wtns check "$d/$c.r1cs" "$d/fz.wtns"
+  fi
+  name="$c-$prime:failing-assert-is-named"
+  rc=0
+  "$FASTZK" witness calculate "$d/${c}_js/$c.wasm" "circuits/$c.bad-input.json" "$d/bad.wtns" \
+    >"$LOGS/$name.log" 2>&1 || rc=$?
+  if [[ $rc -eq 2 ]] && grep -q "assert failed: Error in template Guarded_0 line: 11" "$LOGS/$name.log"
+  then pass "$name"
+  else fail "$name" "exit status $rc; want 2 and the template and line of the assert"; fi
+done
 
 echo "$PASSED passed, $FAILED failed"
 echo "interop tests took $(( SECONDS - START )) s"

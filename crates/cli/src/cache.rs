@@ -174,13 +174,15 @@ pub fn witness_calculator(
     let path = dir().map(|d| {
         let hash = content_hash(wasm).to_hex();
         let tag = WitnessCalculator::compatibility_tag();
-        d.join("wasm").join(format!("{}-{tag:016x}.cwasm", &hash[..32]))
+        d.join("wasm")
+            .join(format!("{}-{tag:016x}.cwasm", &hash[..32]))
     });
-    if let Some(bytes) = path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+    if let Some(p) = path.as_ref().filter(|p| p.is_file()) {
         // SAFETY: the file is this cache's own serialized module (named by the hash of
-        // the source and the runtime's tag), in the user's cache folder; wasmtime checks
-        // its header and refuses code from another version or configuration.
-        if let Ok(c) = unsafe { WitnessCalculator::deserialize(&bytes) } {
+        // the source and the runtime's tag), in the user's cache folder, written once
+        // through a rename and never changed; wasmtime checks its header and refuses
+        // code from another version or configuration.
+        if let Ok(c) = unsafe { WitnessCalculator::deserialize_file(p) } {
             return Ok(c);
         }
     }

@@ -112,8 +112,9 @@ fn flatten(name: &str, value: Json, out: &mut Vec<BigInt>) -> Result<(), Failure
             Ok(())
         }
         Json::String(s) => {
-            let v = parse_integer(&s)
-                .ok_or_else(|| fail(format!("{s:?} is not an integer (decimal, or hex with 0x)")))?;
+            let v = parse_integer(&s).ok_or_else(|| {
+                fail(format!("{s:?} is not an integer (decimal, or hex with 0x)"))
+            })?;
             out.push(v);
             Ok(())
         }
@@ -130,10 +131,7 @@ fn parse_integer(s: &str) -> Option<BigInt> {
         Some(rest) => (true, rest),
         None => (false, t.strip_prefix('+').unwrap_or(t)),
     };
-    let (radix, digits) = match body
-        .strip_prefix("0x")
-        .or_else(|| body.strip_prefix("0X"))
-    {
+    let (radix, digits) = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
         // JavaScript takes no sign on hex literals.
         Some(h) if !neg && body.len() == t.len() => (16, h),
         Some(_) => return None,
@@ -159,8 +157,8 @@ enum Json {
     Object(Vec<(String, Json)>),
 }
 
-/// Integers a double holds exactly.
-const SAFE: f64 = 9_007_199_254_740_992.0;
+/// Integers up to this magnitude a double holds exactly.
+const SAFE: u64 = 1 << 53;
 
 impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -177,14 +175,14 @@ impl<'de> Deserialize<'de> for Json {
                 Ok(Json::Bool(b))
             }
             fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
-                Ok(if v as f64 > SAFE {
+                Ok(if v > SAFE {
                     Json::Float(v as f64)
                 } else {
                     Json::Integer(v.into())
                 })
             }
             fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
-                Ok(if (v as f64).abs() > SAFE {
+                Ok(if v.unsigned_abs() > SAFE {
                     Json::Float(v as f64)
                 } else {
                     Json::Integer(v.into())
@@ -192,7 +190,7 @@ impl<'de> Deserialize<'de> for Json {
             }
             fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
                 // `3.0` is the integer 3 in JavaScript too.
-                Ok(if v.fract() == 0.0 && v.abs() <= SAFE {
+                Ok(if v.fract() == 0.0 && v.abs() <= SAFE as f64 {
                     Json::Integer((v as i64).into())
                 } else {
                     Json::Float(v)
@@ -268,13 +266,12 @@ mod tests {
     #[test]
     fn big_decimal_and_hex_strings() {
         let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
-        let got = parse(&format!(r#"{{"a": "{p}", "b": "0xFFFFFFFFFFFFFFFFFFFF", "c": "-7"}}"#))
-            .unwrap();
+        let got = parse(&format!(
+            r#"{{"a": "{p}", "b": "0xFFFFFFFFFFFFFFFFFFFF", "c": "-7"}}"#
+        ))
+        .unwrap();
         assert_eq!(got[0].values[0].to_string(), p);
-        assert_eq!(
-            got[1].values[0],
-            BigInt::from(u128::MAX >> 48)
-        );
+        assert_eq!(got[1].values[0], BigInt::from(u128::MAX >> 48));
         assert_eq!(got[2].values[0], BigInt::from(-7));
     }
 

@@ -15,10 +15,8 @@
 
 mod input;
 
-use std::fmt::Write as _;
-
 use num_bigint::{BigInt, BigUint, Sign};
-use wasmtime::{Caller, Engine, Extern, Instance, Linker, Module, Store, TypedFunc};
+use wasmtime::{Caller, Engine, Extern, Instance, Linker, Memory, Module, Store, TypedFunc};
 
 pub use input::{parse_inputs, InputSignal};
 
@@ -131,7 +129,8 @@ impl WitnessCalculator {
     /// [`Self::serialize`] for a cache).
     pub fn compile(wasm: &[u8]) -> Result<Self> {
         let engine = engine();
-        let module = Module::new(&engine, wasm).map_err(|e| WitnessError::Compile(e.to_string()))?;
+        let module =
+            Module::new(&engine, wasm).map_err(|e| WitnessError::Compile(e.to_string()))?;
         check_exports(&module)?;
         Ok(Self { engine, module })
     }
@@ -154,6 +153,20 @@ impl WitnessCalculator {
         // SAFETY: per the caller, the bytes are this crate's own serialized module;
         // wasmtime checks the version and configuration header before using them.
         let module = unsafe { Module::deserialize(&engine, bytes) }
+            .map_err(|e| WitnessError::Compile(e.to_string()))?;
+        check_exports(&module)?;
+        Ok(Self { engine, module })
+    }
+
+    /// [`Self::deserialize`] from a file, mapped rather than read (compiled circuits run
+    /// to tens of megabytes).
+    ///
+    /// # Safety
+    /// As for [`Self::deserialize`]; the file must also not change while it is used.
+    pub unsafe fn deserialize_file(path: &std::path::Path) -> Result<Self> {
+        let engine = engine();
+        // SAFETY: per the caller (see `deserialize`).
+        let module = unsafe { Module::deserialize_file(&engine, path) }
             .map_err(|e| WitnessError::Compile(e.to_string()))?;
         check_exports(&module)?;
         Ok(Self { engine, module })
@@ -336,6 +349,10 @@ struct Run {
     read: TypedFunc<i32, i32>,
     write: TypedFunc<(i32, i32), ()>,
     instance: Instance,
+    /// The module's memory and where its shared buffer starts, when it exports them:
+    /// the witness is then read straight from memory (a call per word costs about as
+    /// much as the rest of reading).
+    shared: Option<(Memory, usize)>,
 }
 
 impl Run {
@@ -361,12 +378,20 @@ impl Run {
             read,
             write,
             instance,
+            shared: None,
         };
         let version = run.call0("getVersion")?;
         if version != 2 {
             return Err(WitnessError::NotCircom(format!(
                 "made by circom {version}; fastzk runs circom 2 witness generators"
             )));
+        }
+        let memory = run.instance.get_memory(&mut run.store, "memory");
+        if let (Some(m), Ok(start)) = (memory, run.func::<(), i32>("getSharedRWMemoryStart")) {
+            let start = start
+                .call(&mut run.store, ())
+                .map_err(|e| run.abort(e, None))?;
+            run.shared = Some((m, start as u32 as usize));
         }
         Ok(run)
     }
@@ -397,14 +422,28 @@ impl Run {
     }
 
     fn read_shared(&mut self, n32: usize, out: &mut Vec<u32>) -> Result<()> {
-        for j in 0..n32 {
-            let w = self
-                .read
-                .call(&mut self.store, j as i32)
-                .map_err(|e| WitnessError::Circuit {
-                    what: format!("reading the shared buffer: {e:#}"),
-                    context: None,
+        if let Some((m, start)) = self.shared {
+            let bytes = m
+                .data(&self.store)
+                .get(start..start + 4 * n32)
+                .ok_or_else(|| {
+                    WitnessError::NotCircom("the shared buffer lies outside memory".into())
                 })?;
+            out.extend(
+                bytes
+                    .chunks_exact(4)
+                    .map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes"))),
+            );
+            return Ok(());
+        }
+        for j in 0..n32 {
+            let w =
+                self.read
+                    .call(&mut self.store, j as i32)
+                    .map_err(|e| WitnessError::Circuit {
+                        what: format!("reading the shared buffer: {e:#}"),
+                        context: None,
+                    })?;
             out.push(w as u32);
         }
         Ok(())
@@ -419,7 +458,8 @@ impl Run {
         }
         let n32 = n32 as usize;
         let f = self.func::<(), ()>("getRawPrime")?;
-        f.call(&mut self.store, ()).map_err(|e| self.abort(e, None))?;
+        f.call(&mut self.store, ())
+            .map_err(|e| self.abort(e, None))?;
         let mut words = Vec::with_capacity(n32);
         self.read_shared(n32, &mut words)?;
         let prime = BigUint::from_slice(&words);
@@ -463,13 +503,20 @@ impl Run {
                         .call(&mut self.store, (j as i32, *w as i32))
                         .map_err(|e| self.abort(e, None))?;
                 }
-                set.call(&mut self.store, (msb, lsb, i as i32)).map_err(|e| {
-                    let mut at = format!("setting input signal {}", s.name);
-                    if s.values.len() > 1 {
-                        let _ = write!(at, "[{i}]");
-                    }
-                    self.abort(e, Some(at))
-                })?;
+                set.call(&mut self.store, (msb, lsb, i as i32))
+                    .map_err(|e| {
+                        let at = if s.values.len() > 1 {
+                            format!(
+                                "setting input signal {}, value {} of {}",
+                                s.name,
+                                i + 1,
+                                s.values.len()
+                            )
+                        } else {
+                            format!("setting input signal {}", s.name)
+                        };
+                        self.abort(e, Some(at))
+                    })?;
                 count += 1;
             }
         }

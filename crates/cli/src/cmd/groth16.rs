@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use fastzk_formats::{
-    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
-    Validate,
+    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile, Validate,
 };
 use fastzk_groth16::setup_ptau::setup_from_ptau_file;
 use fastzk_groth16::{
@@ -184,7 +183,11 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
         ..ProveOptions::default()
     };
     let (proof, t) = prove_with(&pk, &z, &opts).with_context(|| {
-        format!("proving with {} and {}", name(&p.zkey), p.witness.describe())
+        format!(
+            "proving with {} and {}",
+            name(&p.zkey),
+            p.witness.describe()
+        )
     })?;
     phases.extend(t.phases);
     let overlapping = under("msm (concurrent)", &t.overlapping);

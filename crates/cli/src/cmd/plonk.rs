@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use fastzk_formats::{
-    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile,
-    Validate,
+    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile, Validate,
 };
 use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
 use fastzk_plonk::{

@@ -42,7 +42,13 @@ pub fn calculate(wasm: &Path, input: &Path) -> Result<Witness> {
     let bytes = std::fs::read(wasm).with_context(|| format!("reading {}", name(wasm)))?;
     let calc = cache::witness_calculator(&bytes).with_context(|| name(wasm))?;
     calc.calculate(&inputs, |line| eprintln!("{line}"))
-        .with_context(|| format!("computing the witness of {} for {}", name(wasm), name(input)))
+        .with_context(|| {
+            format!(
+                "computing the witness of {} for {}",
+                name(wasm),
+                name(input)
+            )
+        })
 }
 
 impl WitnessSource {
