@@ -21,6 +21,10 @@ struct Cli {
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
+    /// How errors are printed on stderr: `text`, or `json` for scripts (one object:
+    /// `{"error": message, "causes": [outermost first], "exit_status": 2}`).
+    #[arg(long, global = true, value_enum, default_value_t = ErrorFormat::Text)]
+    error_format: ErrorFormat,
     #[command(subcommand)]
     command: Command,
 }
@@ -73,16 +77,39 @@ enum BenchKernel {
     Ntt(bench_ntt::NttBenchArgs),
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ErrorFormat {
+    Text,
+    Json,
+}
+
+/// Exit status for bad input or a failed command (1 is an invalid proof).
+const ERROR_STATUS: i32 = 2;
+
 fn main() {
     let cli = Cli::parse();
+    let format = cli.error_format;
     let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            2
+            eprintln!("{}", error_report(&e, format));
+            ERROR_STATUS
         }
     };
     std::process::exit(code);
+}
+
+/// An error as printed: each cause once, outermost first.
+fn error_report(e: &anyhow::Error, format: ErrorFormat) -> String {
+    match format {
+        ErrorFormat::Text => format!("error: {e:#}"),
+        ErrorFormat::Json => serde_json::json!({
+            "error": format!("{e:#}"),
+            "causes": e.chain().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "exit_status": ERROR_STATUS,
+        })
+        .to_string(),
+    }
 }
 
 /// Runs the command; the result is the exit status.
@@ -112,5 +139,28 @@ fn run(cli: Cli) -> Result<i32> {
             BenchKernel::Ntt(args) => bench_ntt::run(&args),
         }
         .map(|()| 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn errors_print_each_cause_once_in_both_forms() {
+        let e = Err::<(), _>(std::io::Error::other("file ends early"))
+            .context("reading circuit.zkey")
+            .unwrap_err();
+        let text = error_report(&e, ErrorFormat::Text);
+        assert_eq!(text, "error: reading circuit.zkey: file ends early");
+        let json: serde_json::Value =
+            serde_json::from_str(&error_report(&e, ErrorFormat::Json)).unwrap();
+        assert_eq!(json["error"], "reading circuit.zkey: file ends early");
+        assert_eq!(
+            json["causes"],
+            serde_json::json!(["reading circuit.zkey", "file ends early"])
+        );
+        assert_eq!(json["exit_status"], ERROR_STATUS);
     }
 }

@@ -36,6 +36,12 @@ pub enum R1csError {
         "{n_public} public variables do not fit in {n_vars} variables (one is the constant 1)"
     )]
     TooManyPublic { n_public: usize, n_vars: usize },
+    #[error("{what} is {got}; it must be in {allowed}")]
+    OutOfRange {
+        what: &'static str,
+        got: u64,
+        allowed: String,
+    },
     #[error("witness has {got} values, the constraint system has {expected} variables")]
     WitnessLength { expected: usize, got: usize },
     #[error("witness value z[0] must be 1 (the constant variable)")]

@@ -64,13 +64,31 @@ impl SynthParams {
     }
 }
 
+/// The largest synthetic instance: 2^30 rows (beyond what a key for it could hold in
+/// memory here, and beyond snarkjs' powers of tau at 2^28).
+pub const MAX_LOG_SIZE: u32 = 30;
+
 /// A satisfiable instance and its witness `z` (`z[0] = 1`).
 pub fn synthesize<F: PrimeField>(
     params: &SynthParams,
     rng: &mut impl RngCore,
 ) -> Result<(R1cs<F>, Vec<F>), R1csError> {
+    if params.log_size > MAX_LOG_SIZE {
+        return Err(R1csError::OutOfRange {
+            what: "the log2 size",
+            got: params.log_size.into(),
+            allowed: format!("0..={MAX_LOG_SIZE}"),
+        });
+    }
+    if params.terms == 0 {
+        return Err(R1csError::OutOfRange {
+            what: "the number of terms per row",
+            got: 0,
+            allowed: "1..".into(),
+        });
+    }
     let n_vars = params.n_vars.unwrap_or(1usize << params.log_size);
-    if params.log_size > 30 || n_vars < params.n_public + 2 || params.terms == 0 {
+    if n_vars < params.n_public + 2 {
         return Err(R1csError::TooManyPublic {
             n_public: params.n_public,
             n_vars,

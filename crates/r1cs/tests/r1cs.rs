@@ -249,3 +249,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn synthetic_sizes_out_of_range_say_what_the_limit_is() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let e = synthesize::<Fr>(&SynthParams::new(40), &mut rng).unwrap_err();
+    assert!(matches!(e, R1csError::OutOfRange { got: 40, .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("log2 size is 40") && msg.contains("0..=30"),
+        "{msg}"
+    );
+    let params = SynthParams {
+        terms: 0,
+        ..SynthParams::new(4)
+    };
+    let e = synthesize::<Fr>(&params, &mut rng).unwrap_err();
+    assert!(e.to_string().contains("terms per row is 0"), "{e}");
+}

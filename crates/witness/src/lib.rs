@@ -507,13 +507,13 @@ impl Run {
                     .map_err(|e| {
                         let at = if s.values.len() > 1 {
                             format!(
-                                "setting input signal {}, value {} of {}",
+                                "raised while setting input signal {}, value {} of {}",
                                 s.name,
                                 i + 1,
                                 s.values.len()
                             )
                         } else {
-                            format!("setting input signal {}", s.name)
+                            format!("raised while setting input signal {}", s.name)
                         };
                         self.abort(e, Some(at))
                     })?;

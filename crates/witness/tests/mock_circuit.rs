@@ -122,7 +122,7 @@ fn a_failed_assert_names_the_template_and_the_input_being_set() {
     assert!(msg.contains("assert failed"), "{msg}");
     assert!(msg.contains("Error in template Mock_0 line: 7"), "{msg}");
     assert!(
-        msg.contains("setting input signal in, value 2 of 2"),
+        msg.contains("raised while setting input signal in, value 2 of 2"),
         "{msg}"
     );
 }
