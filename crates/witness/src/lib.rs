@@ -233,22 +233,43 @@ struct State {
     on_log: Box<dyn FnMut(&str) + Send>,
 }
 
+impl State {
+    /// One piece of a `log` call: its items are joined by spaces, and every call ends
+    /// with a lone "\n", which completes the line.
+    fn log_piece(&mut self, piece: &str) {
+        if piece == "\n" {
+            let line = std::mem::take(&mut self.line);
+            (self.on_log)(&line);
+        } else {
+            if !self.line.is_empty() {
+                self.line.push(' ');
+            }
+            self.line.push_str(piece);
+        }
+    }
+}
+
 /// The circuit aborted through `exceptionHandler`.
 #[derive(Debug)]
 struct Abort(i32);
 
+/// circom's abort codes 1 to 7, in its runtime's words.
+const ABORT_REASONS: [&str; 7] = [
+    "signal not found",
+    "too many signals set",
+    "signal already set",
+    "assert failed",
+    "not enough memory",
+    "input signal array access exceeds the size",
+    "out of bounds array access",
+];
+
 impl std::fmt::Display for Abort {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self.0 {
-            1 => "signal not found",
-            2 => "too many signals set",
-            3 => "signal already set",
-            4 => "assert failed",
-            5 => "not enough memory",
-            6 => "input signal array access exceeds the size",
-            7 => "out of bounds array access",
-            _ => "unknown error",
-        })
+        let reason = usize::try_from(self.0)
+            .ok()
+            .and_then(|code| ABORT_REASONS.get(code.checked_sub(1)?));
+        f.write_str(reason.copied().unwrap_or("unknown error"))
     }
 }
 
@@ -313,17 +334,7 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<State>> {
         "writeBufferMessage",
         |mut caller: Caller<'_, State>| -> wasmtime::Result<()> {
             let m = take_message(&mut caller)?;
-            let st = caller.data_mut();
-            // Every `log` call ends with a lone "\n": the line is complete.
-            if m == "\n" {
-                let line = std::mem::take(&mut st.line);
-                (st.on_log)(&line);
-            } else {
-                if !st.line.is_empty() {
-                    st.line.push(' ');
-                }
-                st.line.push_str(&m);
-            }
+            caller.data_mut().log_piece(&m);
             Ok(())
         },
     )?;
@@ -332,11 +343,7 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<State>> {
         "showSharedRWMemory",
         |mut caller: Caller<'_, State>| -> wasmtime::Result<()> {
             let v = shared_value(&mut caller)?;
-            let st = caller.data_mut();
-            if !st.line.is_empty() {
-                st.line.push(' ');
-            }
-            st.line.push_str(&v);
+            caller.data_mut().log_piece(&v);
             Ok(())
         },
     )?;
@@ -537,5 +544,20 @@ impl Run {
             self.read_shared(n32, &mut words)?;
         }
         Ok(Witness { n32, prime, words })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abort_codes_read_as_circom_words_and_unknown_codes_do_not_panic() {
+        assert_eq!(Abort(1).to_string(), "signal not found");
+        assert_eq!(Abort(4).to_string(), "assert failed");
+        assert_eq!(Abort(7).to_string(), "out of bounds array access");
+        for code in [0, 8, -1, i32::MIN, i32::MAX] {
+            assert_eq!(Abort(code).to_string(), "unknown error");
+        }
     }
 }
