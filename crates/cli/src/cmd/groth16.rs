@@ -15,7 +15,7 @@ use fastzk_groth16::{
 use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
 
-use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs, WitnessSource};
+use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs};
 use crate::cache;
 use crate::progress::{print_timings, under, Progress};
 
@@ -152,13 +152,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
         done(&mut phases);
     }
     let (pk, z) = {
-        let done = timed(
-            match p.witness {
-                WitnessSource::File(_) => "read zkey + witness",
-                WitnessSource::Circuit { .. } => "read zkey + compute witness",
-            },
-            &progress,
-        );
+        let done = timed(p.witness.phase(), &progress);
         // The witness is read or computed while the key's points are checked.
         let (pk, z) = rayon::join(
             || load_zkey::<E>(&p.zkey, p.trusted_key),

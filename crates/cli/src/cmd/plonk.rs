@@ -14,7 +14,7 @@ use fastzk_plonk::{
 };
 use rand_core::OsRng;
 
-use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs, WitnessSource};
+use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs};
 use crate::cache;
 use crate::cmd::groth16::{name, verdict, vk_curve};
 use crate::progress::{print_timings, Progress};
@@ -137,12 +137,8 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
         cache::load_or_measure_calibration::<E::G1>()
     });
     let mut loaded = None;
-    let label = match witness {
-        WitnessSource::File(_) => "read zkey + witness",
-        WitnessSource::Circuit { .. } => "read zkey + compute witness",
-    };
     // The witness is read or computed while the key's points are checked.
-    timed(label, &mut || {
+    timed(witness.phase(), &mut || {
         loaded = Some(rayon::join(
             || load_zkey::<E>(zkey, trusted),
             || witness.load::<Fr<E>>(),

@@ -66,6 +66,14 @@ impl WitnessSource {
         }
     }
 
+    /// The prover's first phase, as `--timings` names it.
+    pub fn phase(&self) -> &'static str {
+        match self {
+            WitnessSource::File(_) => "read zkey + witness",
+            WitnessSource::Circuit { .. } => "read zkey + compute witness",
+        }
+    }
+
     /// How errors name it.
     pub fn describe(&self) -> String {
         match self {
