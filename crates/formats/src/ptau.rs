@@ -232,7 +232,7 @@ impl<E: PairingCurve> Ptau<E> {
     }
 
     /// `count` points of section `id` starting at point `first`.
-    fn points<C: SerializableCurve>(
+    fn points<C: SerializableCurve + fastzk_msm::MsmCurve>(
         &self,
         id: u32,
         first: u64,
@@ -276,7 +276,7 @@ impl<E: PairingCurve> Ptau<E> {
         Ok(self.points::<E::G2>(6, 0, 1)?[0])
     }
 
-    fn lagrange<C: SerializableCurve>(
+    fn lagrange<C: SerializableCurve + fastzk_msm::MsmCurve>(
         &self,
         id: u32,
         log_n: u32,

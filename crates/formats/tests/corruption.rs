@@ -198,3 +198,46 @@ impl<F: fastzk_field::PrimeField> ModulusString for F {
         F::modulus().to_string()
     }
 }
+
+/// A G2 section large enough for the batched subgroup test: a point outside the
+/// subgroup is still found, by index, and on-curve-only reading still accepts it.
+#[test]
+fn large_g2_section_names_the_point_outside_the_subgroup() {
+    use fastzk_curve::serialize::{PointEncoding, SnarkjsLem};
+    use fastzk_curve::{bn254 as g, Affine, CurveConfig};
+    use fastzk_field::Field;
+    use fastzk_formats::codec::{decode_points, encode_points};
+    use fastzk_formats::error::Ctx;
+    use fastzk_formats::PointCheck;
+
+    let outside = {
+        let mut x = bn254::Fq2::ONE;
+        loop {
+            let rhs = x.square() * x + g::G2Config::COEFF_B;
+            let p = rhs
+                .sqrt()
+                .filter(|y| y.square() == rhs)
+                .map(|y| Affine::<g::G2Config>::new_unchecked(x, y));
+            if let Some(p) = p.filter(|p| !p.is_in_correct_subgroup()) {
+                break p;
+            }
+            x += bn254::Fq2::ONE;
+        }
+    };
+    let good = fastzk_testing::gen::points::<g::G2Config>(4096, 3);
+    let ctx = Ctx::new("t.zkey").section("B2");
+    let mut bytes = Vec::new();
+    encode_points(&mut bytes, &good);
+    let decoded = decode_points::<g::G2Config>(&bytes, 4096, PointCheck::Subgroup, &ctx);
+    assert_eq!(decoded.expect("good points"), good);
+    for at in [0usize, 2047, 4095] {
+        let mut b = bytes.clone();
+        b[at * 128..(at + 1) * 128].copy_from_slice(&SnarkjsLem::encode(&outside));
+        let e = decode_points::<g::G2Config>(&b, 4096, PointCheck::Subgroup, &ctx)
+            .expect_err("outside the subgroup");
+        assert_eq!(e.index, Some(at as u64));
+        let msg = e.to_string();
+        assert!(msg.contains("not in the prime-order subgroup"), "{msg}");
+        assert!(decode_points::<g::G2Config>(&b, 4096, PointCheck::OnCurve, &ctx).is_ok());
+    }
+}

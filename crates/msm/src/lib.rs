@@ -17,6 +17,7 @@ pub mod bucket;
 mod curves;
 pub mod fast;
 pub mod ifma_flush;
+pub mod membership;
 pub mod pippenger;
 pub mod planner;
 pub mod precompute;
