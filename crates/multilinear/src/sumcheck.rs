@@ -1,0 +1,391 @@
+//! The sumcheck protocol for `Σ_{x ∈ {0,1}^n} g(f_1(x), …, f_k(x))`, where the `f_i` are
+//! multilinear tables and `g` a sum of products of them ([`SumOfProducts`], degree `d`):
+//! Spartan's outer check `eq·(Az·Bz − Cz)` is degree 3, its inner one degree 2.
+//!
+//! Round `i` binds variable `i` (the most significant index bit, see [`crate::mle`]):
+//! the prover sends the univariate `s_i(X) = Σ_{x'} g(f(r_0…r_{i−1}, X, x'))` as its
+//! values at `X = 0, 2, 3, …, d` (`s_i(1)` follows from the running claim, so it is not
+//! sent), absorbs them, and binds `X` to the transcript's challenge. The verifier checks
+//! nothing until the end: the last claim must equal `g` at the tables' values at the
+//! random point, which the caller obtains (from a commitment opening, or by evaluating
+//! the tables itself) — [`verify_with_values`] does both steps when the caller holds the
+//! values. Soundness error `n·d/|F|` (Schwartz–Zippel per round): over Goldilocks, run
+//! it over the extension.
+//!
+//! Tables may be [`Table::Lazy`]: a function giving entry `j`, read twice in the first
+//! round (once for the message, once to bind) instead of being stored — NoCap's
+//! recomputation (§V), which on a CPU halves the peak memory of a sumcheck over
+//! products of tables the prover can regenerate (`Az`, `Bz`, `Cz` from the R1CS).
+
+use fastzk_field::Field;
+use rayon::prelude::*;
+
+use crate::mle::Mle;
+use crate::transcript::{Absorb, Transcript};
+use crate::SumcheckError;
+
+/// Pairs per rayon task.
+const CHUNK: usize = 1 << 12;
+
+/// `g(f_1, …, f_k) = Σ_t c_t·Π_{i ∈ S_t} f_i`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumOfProducts<F> {
+    terms: Vec<(F, Vec<usize>)>,
+    tables: usize,
+}
+
+impl<F: Field> SumOfProducts<F> {
+    /// The zero polynomial over `tables` tables.
+    pub fn new(tables: usize) -> Self {
+        Self {
+            terms: Vec::new(),
+            tables,
+        }
+    }
+
+    /// Adds `coeff·Π f_i` over `factors` (an empty list is the constant `coeff`).
+    pub fn term(mut self, coeff: F, factors: &[usize]) -> Result<Self, SumcheckError> {
+        if let Some(&bad) = factors.iter().find(|&&i| i >= self.tables) {
+            return Err(SumcheckError::NoSuchTable {
+                index: bad,
+                tables: self.tables,
+            });
+        }
+        self.terms.push((coeff, factors.to_vec()));
+        Ok(self)
+    }
+
+    pub fn tables(&self) -> usize {
+        self.tables
+    }
+
+    /// The largest number of factors in a term.
+    pub fn degree(&self) -> usize {
+        self.terms.iter().map(|(_, s)| s.len()).max().unwrap_or(0)
+    }
+
+    /// Values sent per round: `s(0), s(2), …, s(d)` (at least `s(0)`).
+    pub fn message_len(&self) -> usize {
+        self.degree().max(1)
+    }
+
+    /// `g` at the tables' values `values[i] = f_i`.
+    pub fn evaluate(&self, values: &[F]) -> Result<F, SumcheckError> {
+        if values.len() != self.tables {
+            return Err(SumcheckError::ValueCount {
+                expected: self.tables,
+                got: values.len(),
+            });
+        }
+        Ok(self.eval_unchecked(values))
+    }
+
+    fn eval_unchecked(&self, values: &[F]) -> F {
+        self.terms
+            .iter()
+            .map(|(c, s)| s.iter().fold(*c, |acc, &i| acc * values[i]))
+            .sum()
+    }
+
+    /// `Σ_j w_j·g_j` over the concatenation of the parts' tables (part `j`'s table `i`
+    /// becomes table `offset_j + i`): several claims checked by one sumcheck.
+    pub fn combine(parts: &[Self], weights: &[F]) -> Result<Self, SumcheckError> {
+        if parts.len() != weights.len() {
+            return Err(SumcheckError::ValueCount {
+                expected: parts.len(),
+                got: weights.len(),
+            });
+        }
+        let mut out = Self::new(parts.iter().map(|p| p.tables).sum());
+        let mut offset = 0;
+        for (p, &w) in parts.iter().zip(weights) {
+            for (c, s) in &p.terms {
+                out.terms
+                    .push((*c * w, s.iter().map(|&i| i + offset).collect()));
+            }
+            offset += p.tables;
+        }
+        Ok(out)
+    }
+}
+
+/// A table the prover sums over: stored, or recomputed from a function of the index.
+pub enum Table<'a, F> {
+    Dense(Mle<F>),
+    Lazy {
+        num_vars: usize,
+        value: &'a (dyn Fn(usize) -> F + Sync),
+    },
+}
+
+impl<F: Field> Table<'_, F> {
+    fn num_vars(&self) -> usize {
+        match self {
+            Table::Dense(m) => m.num_vars(),
+            Table::Lazy { num_vars, .. } => *num_vars,
+        }
+    }
+
+    #[inline]
+    fn at(&self, j: usize) -> F {
+        match self {
+            Table::Dense(m) => m.evals()[j],
+            Table::Lazy { value, .. } => value(j),
+        }
+    }
+
+    /// Binds the first variable, turning a lazy table into a stored one of half size.
+    fn bind(self, r: F) -> Mle<F> {
+        match self {
+            Table::Dense(mut m) => {
+                m.fix_first_in_place(r)
+                    .expect("bound only while variables remain");
+                m
+            }
+            Table::Lazy { num_vars, value } => {
+                let half = 1usize << (num_vars - 1);
+                let evals = (0..half)
+                    .into_par_iter()
+                    .with_min_len(CHUNK)
+                    .map(|j| {
+                        let lo = value(j);
+                        lo + r * (value(j + half) - lo)
+                    })
+                    .collect();
+                Mle::new(evals).expect("a power of two")
+            }
+        }
+    }
+}
+
+/// The prover's messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumcheckProof<F> {
+    /// Round `i`: `s_i(0), s_i(2), …, s_i(d)`.
+    pub rounds: Vec<Vec<F>>,
+}
+
+/// What the prover ends with.
+#[derive(Clone, Debug)]
+pub struct ProverOutput<F> {
+    pub proof: SumcheckProof<F>,
+    /// The sum that was proved.
+    pub claim: F,
+    /// The challenges `r_0, …, r_{n−1}`.
+    pub point: Vec<F>,
+    /// Each table's value at `point` (what the verifier's final check needs).
+    pub values: Vec<F>,
+}
+
+/// Proves `claim = Σ_x g(f(x))` (the prover computes the claim; the caller compares it
+/// with the one in its statement). The claim and every message are absorbed.
+pub fn prove<F: Field + Absorb>(
+    tables: Vec<Table<'_, F>>,
+    g: &SumOfProducts<F>,
+    transcript: &mut Transcript,
+) -> Result<ProverOutput<F>, SumcheckError> {
+    if tables.len() != g.tables {
+        return Err(SumcheckError::ValueCount {
+            expected: g.tables,
+            got: tables.len(),
+        });
+    }
+    let n = tables.first().map_or(0, |t| t.num_vars());
+    if let Some(t) = tables.iter().find(|t| t.num_vars() != n) {
+        return Err(SumcheckError::TableSizes {
+            expected: n,
+            got: t.num_vars(),
+        });
+    }
+    let claim = total(&tables, g);
+    transcript.append_elements(b"sumcheck claim", &[claim]);
+    let mut rounds = Vec::with_capacity(n);
+    let mut point = Vec::with_capacity(n);
+    let mut running = claim;
+    let mut current: Vec<Table<'_, F>> = tables;
+    for _ in 0..n {
+        let msg = round_message(&current, g);
+        transcript.append_elements(b"sumcheck round", &msg);
+        let r: F = transcript.challenge(b"sumcheck challenge");
+        running = next_claim(running, &msg, r);
+        current = current
+            .into_iter()
+            .map(|t| Table::Dense(t.bind(r)))
+            .collect();
+        rounds.push(msg);
+        point.push(r);
+    }
+    let values = current.iter().map(|t| t.at(0)).collect::<Vec<_>>();
+    debug_assert!(n == 0 || g.eval_unchecked(&values) == running);
+    Ok(ProverOutput {
+        proof: SumcheckProof { rounds },
+        claim,
+        point,
+        values,
+    })
+}
+
+/// `Σ_x g(f(x))` over the whole hypercube.
+fn total<F: Field>(tables: &[Table<'_, F>], g: &SumOfProducts<F>) -> F {
+    let len = 1usize << tables.first().map_or(0, |t| t.num_vars());
+    (0..len)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .fold(
+            || (F::ZERO, vec![F::ZERO; tables.len()]),
+            |(acc, mut vals), j| {
+                for (v, t) in vals.iter_mut().zip(tables) {
+                    *v = t.at(j);
+                }
+                (acc + g.eval_unchecked(&vals), vals)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .sum()
+}
+
+/// `s(0), s(2), …, s(d)` for the current tables.
+fn round_message<F: Field>(tables: &[Table<'_, F>], g: &SumOfProducts<F>) -> Vec<F> {
+    let k = tables.len();
+    let len = g.message_len();
+    let half = 1usize << (tables[0].num_vars() - 1);
+    let zero = || (vec![F::ZERO; len], vec![F::ZERO; k], vec![F::ZERO; k]);
+    let sums = (0..half)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .fold(zero, |(mut sums, mut vals, mut diffs), j| {
+            for i in 0..k {
+                let lo = tables[i].at(j);
+                let hi = tables[i].at(j + half);
+                vals[i] = lo;
+                diffs[i] = hi - lo;
+            }
+            sums[0] += g.eval_unchecked(&vals);
+            // X = 1, then 2, 3, …: one addition per table per point.
+            for v in vals.iter_mut().zip(&diffs) {
+                *v.0 += *v.1;
+            }
+            for s in sums.iter_mut().skip(1) {
+                for v in vals.iter_mut().zip(&diffs) {
+                    *v.0 += *v.1;
+                }
+                *s += g.eval_unchecked(&vals);
+            }
+            (sums, vals, diffs)
+        })
+        .map(|(s, _, _)| s)
+        .reduce(
+            || vec![F::ZERO; len],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        );
+    sums
+}
+
+/// The values of `s` at `0, 1, …, d` from a message and the running claim
+/// (`s(1) = claim − s(0)`).
+fn full_values<F: Field>(claim: F, msg: &[F]) -> Vec<F> {
+    let mut v = Vec::with_capacity(msg.len() + 1);
+    v.push(msg[0]);
+    v.push(claim - msg[0]);
+    v.extend_from_slice(&msg[1..]);
+    v
+}
+
+/// `s(r)` for the polynomial of degree `≤ d` with the given values at `0, …, d`
+/// (Lagrange interpolation on the integer nodes).
+pub fn interpolate<F: Field>(values: &[F], r: F) -> F {
+    let d = values.len();
+    let node = |m: usize| F::from_u64(m as u64);
+    (0..d)
+        .map(|k| {
+            let mut num = F::ONE;
+            let mut den = F::ONE;
+            for m in (0..d).filter(|&m| m != k) {
+                num *= r - node(m);
+                den *= node(k) - node(m);
+            }
+            values[k]
+                * num
+                * den
+                    .inverse()
+                    .expect("distinct small nodes in a large field")
+        })
+        .sum()
+}
+
+fn next_claim<F: Field>(claim: F, msg: &[F], r: F) -> F {
+    interpolate(&full_values(claim, msg), r)
+}
+
+/// Replays the transcript and returns the random point and the claim the tables'
+/// values there must satisfy (`g(f(point)) = claim`); the caller checks that.
+pub fn verify<F: Field + Absorb>(
+    claim: F,
+    num_vars: usize,
+    message_len: usize,
+    proof: &SumcheckProof<F>,
+    transcript: &mut Transcript,
+) -> Result<(Vec<F>, F), SumcheckError> {
+    if proof.rounds.len() != num_vars {
+        return Err(SumcheckError::RoundCount {
+            expected: num_vars,
+            got: proof.rounds.len(),
+        });
+    }
+    transcript.append_elements(b"sumcheck claim", &[claim]);
+    let mut running = claim;
+    let mut point = Vec::with_capacity(num_vars);
+    for (i, msg) in proof.rounds.iter().enumerate() {
+        if msg.len() != message_len {
+            return Err(SumcheckError::MessageLength {
+                round: i,
+                expected: message_len,
+                got: msg.len(),
+            });
+        }
+        transcript.append_elements(b"sumcheck round", msg);
+        let r: F = transcript.challenge(b"sumcheck challenge");
+        running = next_claim(running, msg, r);
+        point.push(r);
+    }
+    Ok((point, running))
+}
+
+/// [`verify`] plus the final check against the tables' values at the point.
+pub fn verify_with_values<F: Field + Absorb>(
+    claim: F,
+    num_vars: usize,
+    g: &SumOfProducts<F>,
+    proof: &SumcheckProof<F>,
+    values: &[F],
+    transcript: &mut Transcript,
+) -> Result<Vec<F>, SumcheckError> {
+    let (point, expected) = verify(claim, num_vars, g.message_len(), proof, transcript)?;
+    if g.evaluate(values)? != expected {
+        return Err(SumcheckError::FinalCheck);
+    }
+    Ok(point)
+}
+
+/// Weights `1, α, α², …` for batching `claims` into one sumcheck, with `α` drawn after
+/// the claims are absorbed; returns the weights and `Σ α^j·claim_j`.
+pub fn batch_claims<F: Field + Absorb>(claims: &[F], transcript: &mut Transcript) -> (Vec<F>, F) {
+    transcript.append_elements(b"sumcheck batch claims", claims);
+    let alpha: F = transcript.challenge(b"sumcheck batch");
+    let mut w = F::ONE;
+    let weights: Vec<F> = claims
+        .iter()
+        .map(|_| {
+            let cur = w;
+            w *= alpha;
+            cur
+        })
+        .collect();
+    let combined = claims.iter().zip(&weights).map(|(c, w)| *c * *w).sum();
+    (weights, combined)
+}

@@ -1,0 +1,335 @@
+//! The multilinear toolkit against independent references: evaluation against
+//! `Σ eq·f` with `eq` from the bits, sums against the plain hypercube sum, and the
+//! sumcheck verifier against tampering of every message it reads.
+
+use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2};
+use fastzk_multilinear::mle::evaluate_naive;
+use fastzk_multilinear::sumcheck::{batch_claims, prove, verify, verify_with_values, ProverOutput};
+use fastzk_multilinear::{
+    eq_eval, eq_table, Absorb, HashKind, Mle, MleError, SumOfProducts, SumcheckError, Table,
+    Transcript,
+};
+use fastzk_testing::gen::rng;
+use rand_chacha::ChaCha20Rng;
+
+type Gl2 = GoldilocksExt2;
+type Fr = bn254::Fr;
+
+fn random_vec<F: Field>(rng: &mut ChaCha20Rng, n: usize) -> Vec<F> {
+    (0..n).map(|_| F::random(rng)).collect()
+}
+
+fn bits<F: Field>(idx: usize, n: usize) -> Vec<F> {
+    (0..n)
+        .map(|i| {
+            if (idx >> (n - 1 - i)) & 1 == 1 {
+                F::ONE
+            } else {
+                F::ZERO
+            }
+        })
+        .collect()
+}
+
+fn mle_checks<F: Field>(seed: u64) {
+    let mut r = rng(seed);
+    for n in 0..=6 {
+        let m = Mle::new(random_vec::<F>(&mut r, 1 << n)).unwrap();
+        let p = random_vec::<F>(&mut r, n);
+        assert_eq!(
+            m.evaluate(&p).unwrap(),
+            evaluate_naive(m.evals(), &p),
+            "n={n}"
+        );
+        // On the hypercube, the table entry.
+        for idx in [0, (1 << n) - 1, (1 << n) / 3] {
+            assert_eq!(m.evaluate(&bits(idx, n)).unwrap(), m.evals()[idx]);
+        }
+        if n > 0 {
+            let fixed = m.fix_first(p[0]).unwrap();
+            assert_eq!(fixed.evaluate(&p[1..]).unwrap(), m.evaluate(&p).unwrap());
+            let mut inplace = m.clone();
+            inplace.fix_first_in_place(p[0]).unwrap();
+            assert_eq!(inplace, fixed);
+        }
+        // eq: the table is eq(r, x) for every x, and sums to one.
+        let t = eq_table(&p);
+        assert_eq!(t.len(), 1 << n);
+        for (idx, v) in t.iter().enumerate() {
+            assert_eq!(*v, eq_eval(&p, &bits(idx, n)).unwrap());
+        }
+        assert_eq!(t.iter().copied().sum::<F>(), F::ONE);
+    }
+}
+
+#[test]
+fn mle_evaluation_matches_the_reference() {
+    mle_checks::<Gl2>(1);
+    mle_checks::<Fr>(2);
+    mle_checks::<Goldilocks>(3);
+}
+
+#[test]
+fn mle_shapes_are_checked() {
+    assert_eq!(
+        Mle::new(vec![Fr::ONE; 3]).unwrap_err(),
+        MleError::NotPowerOfTwo(3)
+    );
+    assert_eq!(
+        Mle::<Fr>::new(vec![]).unwrap_err(),
+        MleError::NotPowerOfTwo(0)
+    );
+    let m = Mle::new(vec![Fr::ONE; 4]).unwrap();
+    assert_eq!(
+        m.evaluate(&[Fr::ONE]).unwrap_err(),
+        MleError::PointLength {
+            expected: 2,
+            got: 1
+        }
+    );
+    let c = Mle::new(vec![Fr::from_u64(5)]).unwrap();
+    assert_eq!(c.evaluate(&[]).unwrap(), Fr::from_u64(5));
+    assert_eq!(c.fix_first(Fr::ONE).unwrap_err(), MleError::NoVariables);
+    let p = Mle::padded(vec![Fr::ONE; 5]);
+    assert_eq!(p.num_vars(), 3);
+    assert_eq!(p.evals()[5..], [Fr::ZERO; 3]);
+    assert_eq!(Mle::<Fr>::padded(vec![]).num_vars(), 0);
+}
+
+/// `eq·(f1·f2 − f3)` (Spartan's outer shape), a square, a constant and a negated term.
+fn spartan_like<F: Field>() -> SumOfProducts<F> {
+    SumOfProducts::new(5)
+        .term(F::ONE, &[0, 1, 2])
+        .unwrap()
+        .term(-F::ONE, &[0, 3])
+        .unwrap()
+        .term(F::from_u64(3), &[4, 4])
+        .unwrap()
+        .term(F::from_u64(7), &[])
+        .unwrap()
+}
+
+fn hypercube_sum<F: Field>(tables: &[Vec<F>], g: &SumOfProducts<F>) -> F {
+    (0..tables[0].len())
+        .map(|x| {
+            let vals: Vec<F> = tables.iter().map(|t| t[x]).collect();
+            g.evaluate(&vals).unwrap()
+        })
+        .sum()
+}
+
+fn run<F: Field + Absorb>(tables: &[Vec<F>], g: &SumOfProducts<F>) -> ProverOutput<F> {
+    let dense = tables
+        .iter()
+        .map(|t| Table::Dense(Mle::new(t.clone()).unwrap()))
+        .collect();
+    prove(dense, g, &mut Transcript::new(HashKind::Blake3, b"test")).unwrap()
+}
+
+fn sumcheck_checks<F: Field + Absorb>(seed: u64) {
+    let mut r = rng(seed);
+    let g = spartan_like::<F>();
+    for n in 0..=7 {
+        let tables: Vec<Vec<F>> = (0..5).map(|_| random_vec(&mut r, 1 << n)).collect();
+        let out = run(&tables, &g);
+        assert_eq!(out.claim, hypercube_sum(&tables, &g), "n={n}");
+        for (t, v) in tables.iter().zip(&out.values) {
+            assert_eq!(
+                Mle::new(t.clone()).unwrap().evaluate(&out.point).unwrap(),
+                *v
+            );
+        }
+        let mut tr = Transcript::new(HashKind::Blake3, b"test");
+        let point = verify_with_values(out.claim, n, &g, &out.proof, &out.values, &mut tr).unwrap();
+        assert_eq!(point, out.point);
+        assert_eq!(out.proof.rounds.len(), n);
+        assert!(out.proof.rounds.iter().all(|m| m.len() == 3));
+    }
+}
+
+#[test]
+fn honest_sumchecks_verify() {
+    sumcheck_checks::<Gl2>(4);
+    sumcheck_checks::<Fr>(5);
+}
+
+#[test]
+fn degree_one_and_lazy_tables() {
+    let mut r = rng(6);
+    let n = 6;
+    let a: Vec<Fr> = random_vec(&mut r, 1 << n);
+    let b: Vec<Fr> = random_vec(&mut r, 1 << n);
+    // Degree 1: one value per round.
+    let g1 = SumOfProducts::new(1).term(Fr::from_u64(2), &[0]).unwrap();
+    let out = run(std::slice::from_ref(&a), &g1);
+    assert!(out.proof.rounds.iter().all(|m| m.len() == 1));
+    let mut tr = Transcript::new(HashKind::Blake3, b"test");
+    verify_with_values(out.claim, n, &g1, &out.proof, &out.values, &mut tr).unwrap();
+    // A lazy table gives the same proof as the stored one.
+    let g = SumOfProducts::new(2).term(Fr::ONE, &[0, 1]).unwrap();
+    let dense = run(&[a.clone(), b.clone()], &g);
+    let f = |j: usize| a[j];
+    let lazy = prove(
+        vec![
+            Table::Lazy {
+                num_vars: n,
+                value: &f,
+            },
+            Table::Dense(Mle::new(b.clone()).unwrap()),
+        ],
+        &g,
+        &mut Transcript::new(HashKind::Blake3, b"test"),
+    )
+    .unwrap();
+    assert_eq!(lazy.proof, dense.proof);
+    assert_eq!(lazy.values, dense.values);
+}
+
+#[test]
+fn every_tampered_message_is_rejected() {
+    let mut r = rng(7);
+    let n = 5;
+    let g = spartan_like::<Gl2>();
+    let tables: Vec<Vec<Gl2>> = (0..5).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let out = run(&tables, &g);
+    let check = |claim: Gl2, proof: &_, values: &[Gl2], label: &[u8]| {
+        let mut tr = Transcript::new(HashKind::Blake3, label);
+        verify_with_values(claim, n, &g, proof, values, &mut tr)
+    };
+    for i in 0..n {
+        for k in 0..3 {
+            let mut p = out.proof.clone();
+            p.rounds[i][k] += Gl2::ONE;
+            assert_eq!(
+                check(out.claim, &p, &out.values, b"test"),
+                Err(SumcheckError::FinalCheck),
+                "round {i} value {k}"
+            );
+        }
+    }
+    assert_eq!(
+        check(out.claim + Gl2::ONE, &out.proof, &out.values, b"test"),
+        Err(SumcheckError::FinalCheck)
+    );
+    for v in 0..5 {
+        let mut vals = out.values.clone();
+        vals[v] += Gl2::ONE;
+        assert_eq!(
+            check(out.claim, &out.proof, &vals, b"test"),
+            Err(SumcheckError::FinalCheck),
+            "value {v}"
+        );
+    }
+    // Another transcript: other challenges.
+    assert_eq!(
+        check(out.claim, &out.proof, &out.values, b"other"),
+        Err(SumcheckError::FinalCheck)
+    );
+    let mut short = out.proof.clone();
+    short.rounds[2].pop();
+    assert!(matches!(
+        check(out.claim, &short, &out.values, b"test"),
+        Err(SumcheckError::MessageLength { round: 2, .. })
+    ));
+    let mut fewer = out.proof.clone();
+    fewer.rounds.pop();
+    assert!(matches!(
+        check(out.claim, &fewer, &out.values, b"test"),
+        Err(SumcheckError::RoundCount { .. })
+    ));
+    assert!(matches!(
+        check(out.claim, &out.proof, &out.values[..4], b"test"),
+        Err(SumcheckError::ValueCount { .. })
+    ));
+}
+
+#[test]
+fn spartan_outer_claim_is_zero_exactly_when_satisfied() {
+    // Az ∘ Bz = Cz on every row gives Σ eq(τ, x)·(Az·Bz − Cz) = 0.
+    let mut r = rng(8);
+    let n = 6;
+    let az: Vec<Fr> = random_vec(&mut r, 1 << n);
+    let bz: Vec<Fr> = random_vec(&mut r, 1 << n);
+    let mut cz: Vec<Fr> = az.iter().zip(&bz).map(|(a, b)| *a * *b).collect();
+    let g = SumOfProducts::new(4)
+        .term(Fr::ONE, &[0, 1, 2])
+        .unwrap()
+        .term(-Fr::ONE, &[0, 3])
+        .unwrap();
+    let tau: Vec<Fr> = random_vec(&mut r, n);
+    let eq = eq_table(&tau);
+    let out = run(&[eq.clone(), az.clone(), bz.clone(), cz.clone()], &g);
+    assert_eq!(out.claim, Fr::ZERO);
+    cz[13] += Fr::ONE;
+    let out = run(&[eq, az, bz, cz], &g);
+    assert_ne!(out.claim, Fr::ZERO);
+}
+
+#[test]
+fn batched_claims_verify_and_bind_each_claim() {
+    let mut r = rng(9);
+    let n = 5;
+    let g1 = spartan_like::<Fr>();
+    let g2 = SumOfProducts::new(2).term(Fr::ONE, &[0, 1]).unwrap();
+    let t1: Vec<Vec<Fr>> = (0..5).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let t2: Vec<Vec<Fr>> = (0..2).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let claims = [hypercube_sum(&t1, &g1), hypercube_sum(&t2, &g2)];
+
+    let mut tp = Transcript::new(HashKind::Sha3_256, b"batch");
+    let (w, combined) = batch_claims(&claims, &mut tp);
+    let g = SumOfProducts::combine(&[g1.clone(), g2.clone()], &w).unwrap();
+    let tables = t1
+        .iter()
+        .chain(&t2)
+        .map(|t| Table::Dense(Mle::new(t.clone()).unwrap()))
+        .collect();
+    let out = prove(tables, &g, &mut tp).unwrap();
+    assert_eq!(out.claim, combined);
+
+    let verify_claims = |claims: &[Fr]| {
+        let mut tv = Transcript::new(HashKind::Sha3_256, b"batch");
+        let (w, combined) = batch_claims(claims, &mut tv);
+        let g = SumOfProducts::combine(&[g1.clone(), g2.clone()], &w).unwrap();
+        verify_with_values(combined, n, &g, &out.proof, &out.values, &mut tv)
+    };
+    verify_claims(&claims).unwrap();
+    let mut wrong = claims;
+    wrong[1] += Fr::ONE;
+    assert_eq!(verify_claims(&wrong), Err(SumcheckError::FinalCheck));
+}
+
+#[test]
+fn transcripts_are_deterministic_and_bound_to_their_inputs() {
+    let draw = |kind, label: &[u8], data: &[Fr]| {
+        let mut t = Transcript::new(kind, label);
+        t.append_elements(b"data", data);
+        let a: Gl2 = t.challenge(b"a");
+        let b: Fr = t.challenge(b"b");
+        (a, b, t.indices(b"q", 20, 189))
+    };
+    let data = [Fr::from_u64(1), Fr::from_u64(2)];
+    let base = draw(HashKind::Blake3, b"x", &data);
+    assert_eq!(base, draw(HashKind::Blake3, b"x", &data));
+    assert_ne!(base.0, draw(HashKind::Sha3_256, b"x", &data).0);
+    assert_ne!(base.0, draw(HashKind::Blake3, b"y", &data).0);
+    assert_ne!(base.0, draw(HashKind::Blake3, b"x", &data[..1]).0);
+    assert!(base.2.iter().all(|&i| i < 189));
+    // Successive challenges differ.
+    let mut t = Transcript::new(HashKind::Sha3_256, b"x");
+    let c: Vec<Gl2> = (0..4).map(|_| t.challenge(b"same label")).collect();
+    assert!(c.windows(2).all(|w| w[0] != w[1]));
+    assert_eq!(
+        HashKind::from_id(HashKind::Sha3_256.id()),
+        Some(HashKind::Sha3_256)
+    );
+    assert_eq!(HashKind::from_id(0), None);
+    // `verify` alone returns the point and the claim to check.
+    let mut r = rng(10);
+    let tables: Vec<Vec<Fr>> = (0..5).map(|_| random_vec(&mut r, 8)).collect();
+    let g = spartan_like::<Fr>();
+    let out = run(&tables, &g);
+    let mut tr = Transcript::new(HashKind::Blake3, b"test");
+    let (point, last) = verify(out.claim, 3, 3, &out.proof, &mut tr).unwrap();
+    assert_eq!(point, out.point);
+    assert_eq!(last, g.evaluate(&out.values).unwrap());
+}
