@@ -1,0 +1,27 @@
+//! Hash-based commitments for fastzk's Spartan prover:
+//!
+//! * [`merkle`]: Merkle trees over SHA3-256 or BLAKE3 digests, parallel construction,
+//!   batch openings;
+//! * [`orion`]: the Orion polynomial commitment with Reed–Solomon codes (Shockwave's
+//!   substitution, NoCap's parameters by default: 128 rows, rate 1/4, 189 queries).
+//!
+//! The Fiat–Shamir transcript is `fastzk_multilinear::Transcript`.
+
+pub mod merkle;
+pub mod orion;
+
+pub use merkle::{Digest, MerkleTree, MultiProof};
+pub use orion::{commit, open, verify, Commitment, Committed, EvalProof, ExtensionOf, OrionParams};
+
+/// Why a commitment could not be made or an opening was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PcsError {
+    #[error("{0}")]
+    Shape(String),
+    #[error("Merkle proof rejected: {0}")]
+    Merkle(String),
+    #[error("opening rejected: {0}")]
+    Rejected(String),
+    #[error(transparent)]
+    Code(#[from] fastzk_poly::PolyError),
+}

@@ -1,0 +1,180 @@
+//! Merkle batch openings and the Orion commitment: honest openings verify and give the
+//! polynomial's value (checked against the multilinear evaluation), every tampered part
+//! of a proof is rejected.
+
+use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, NttField};
+use fastzk_multilinear::{HashKind, Mle, Transcript};
+use fastzk_pcs::merkle::{self, hash_leaf, MerkleTree};
+use fastzk_pcs::{commit, open, verify, EvalProof, ExtensionOf, OrionParams, PcsError};
+use fastzk_testing::gen::rng;
+
+#[test]
+fn merkle_batch_openings() {
+    for kind in [HashKind::Blake3, HashKind::Sha3_256] {
+        for log in 0..7 {
+            let n = 1usize << log;
+            let leaves: Vec<_> = (0..n as u32)
+                .map(|i| hash_leaf(kind, &i.to_le_bytes()))
+                .collect();
+            let tree = MerkleTree::new(kind, leaves.clone()).unwrap();
+            assert_eq!(tree.depth(), log);
+            let sets: Vec<Vec<usize>> = vec![
+                vec![0],
+                vec![n - 1],
+                (0..n).collect(),
+                vec![n / 2, 0, n / 2, n - 1],
+                (0..n).step_by(3).collect(),
+            ];
+            for set in sets {
+                let proof = tree.open(&set).unwrap();
+                let opened: Vec<_> = set.iter().map(|&i| (i, leaves[i])).collect();
+                merkle::verify(kind, &tree.root(), log, &opened, &proof).unwrap();
+                // A wrong leaf, a wrong sibling, a missing or extra sibling, another root.
+                let mut wrong = opened.clone();
+                wrong[0].1[0] ^= 1;
+                assert!(merkle::verify(kind, &tree.root(), log, &wrong, &proof).is_err());
+                if !proof.siblings.is_empty() {
+                    let mut p = proof.clone();
+                    p.siblings[0][5] ^= 1;
+                    assert!(merkle::verify(kind, &tree.root(), log, &opened, &p).is_err());
+                    let mut p = proof.clone();
+                    p.siblings.pop();
+                    assert!(merkle::verify(kind, &tree.root(), log, &opened, &p).is_err());
+                }
+                let mut p = proof.clone();
+                p.siblings.push([0; 32]);
+                assert!(merkle::verify(kind, &tree.root(), log, &opened, &p).is_err());
+                let mut root = tree.root();
+                root[31] ^= 1;
+                assert!(merkle::verify(kind, &root, log, &opened, &proof).is_err());
+                if n > 1 {
+                    // The right digest claimed at another index.
+                    let moved = vec![((set[0] + 1) % n, leaves[set[0]])];
+                    let p = tree.open(&[set[0]]).unwrap();
+                    assert!(merkle::verify(kind, &tree.root(), log, &moved, &p).is_err());
+                }
+            }
+            assert!(tree.open(&[n]).is_err());
+            let out_of_range = vec![(n, leaves[0])];
+            assert!(merkle::verify(
+                kind,
+                &tree.root(),
+                log,
+                &out_of_range,
+                &tree.open(&[0]).unwrap()
+            )
+            .is_err());
+            assert!(
+                merkle::verify(kind, &tree.root(), log, &[], &tree.open(&[0]).unwrap()).is_err()
+            );
+        }
+    }
+    assert!(MerkleTree::new(HashKind::Blake3, vec![[0; 32]; 3]).is_err());
+}
+
+fn roundtrip<F: NttField, E: ExtensionOf<F>>(
+    params: &OrionParams,
+    n: usize,
+    seed: u64,
+) -> (Vec<F>, Vec<E>, E, EvalProof<F, E>, fastzk_pcs::Commitment) {
+    let mut r = rng(seed);
+    let evals: Vec<F> = (0..1usize << n).map(|_| F::random(&mut r)).collect();
+    let point: Vec<E> = (0..n).map(|_| E::random(&mut r)).collect();
+    let data = commit(params, &evals).unwrap();
+    let mut tp = Transcript::new(params.hash, b"pcs test");
+    let (value, proof) = open(params, &data, &point, &mut tp).unwrap();
+    // The value is the multilinear extension's.
+    let lifted = Mle::new(evals.iter().map(|&x| E::from_base(x)).collect()).unwrap();
+    assert_eq!(lifted.evaluate(&point).unwrap(), value, "n={n}");
+    let mut tv = Transcript::new(params.hash, b"pcs test");
+    verify(params, &data.commitment, &point, value, &proof, &mut tv).unwrap();
+    (evals, point, value, proof, data.commitment)
+}
+
+#[test]
+fn honest_openings_verify() {
+    let params = OrionParams::default();
+    for n in [0, 1, 2, 5, 8, 13, 15] {
+        roundtrip::<Goldilocks, GoldilocksExt2>(&params, n, n as u64);
+    }
+    for n in [0, 3, 10] {
+        roundtrip::<bn254::Fr, bn254::Fr>(&params, n, 100 + n as u64);
+    }
+    let sha = OrionParams {
+        hash: HashKind::Sha3_256,
+        proximity_reps: 4,
+        log_rows: 3,
+        ..OrionParams::default()
+    };
+    roundtrip::<Goldilocks, GoldilocksExt2>(&sha, 11, 7);
+}
+
+#[test]
+fn every_tampered_part_is_rejected() {
+    let params = OrionParams::default();
+    let n = 14;
+    let (_, point, value, proof, com) = roundtrip::<Goldilocks, GoldilocksExt2>(&params, n, 21);
+    let check = |point: &[GoldilocksExt2],
+                 value,
+                 proof: &EvalProof<Goldilocks, GoldilocksExt2>,
+                 com: &fastzk_pcs::Commitment| {
+        let mut tv = Transcript::new(params.hash, b"pcs test");
+        verify(&params, com, point, value, proof, &mut tv)
+    };
+    let one = GoldilocksExt2::ONE;
+    assert!(check(&point, value + one, &proof, &com).is_err());
+    let mut p2 = point.clone();
+    p2[0] += one;
+    assert!(check(&p2, value, &proof, &com).is_err());
+    let mut c2 = com;
+    c2.root[0] ^= 1;
+    assert!(matches!(
+        check(&point, value, &proof, &c2),
+        Err(PcsError::Merkle(_))
+    ));
+    for k in 0..params.proximity_reps {
+        for j in [0, 7, proof.combos[k].len() - 1] {
+            let mut p = proof.clone();
+            p.combos[k][j] += one;
+            assert!(
+                check(&point, value, &p, &com).is_err(),
+                "combination {k}, entry {j}"
+            );
+        }
+    }
+    for j in [0, 100, proof.row_eval.len() - 1] {
+        let mut p = proof.clone();
+        p.row_eval[j] += one;
+        assert!(
+            check(&point, value, &p, &com).is_err(),
+            "row evaluation {j}"
+        );
+    }
+    for (c, i) in [(0, 0), (5, 17), (proof.columns.len() - 1, 127)] {
+        let mut p = proof.clone();
+        p.columns[c][i] += Goldilocks::ONE;
+        assert!(
+            matches!(check(&point, value, &p, &com), Err(PcsError::Merkle(_))),
+            "column {c}"
+        );
+    }
+    for s in [0, proof.merkle.siblings.len() / 2] {
+        let mut p = proof.clone();
+        p.merkle.siblings[s][3] ^= 0x80;
+        assert!(check(&point, value, &p, &com).is_err(), "sibling {s}");
+    }
+    let mut p = proof.clone();
+    p.columns.pop();
+    assert!(check(&point, value, &p, &com).is_err());
+    let mut p = proof.clone();
+    p.combos.pop();
+    assert!(check(&point, value, &p, &com).is_err());
+    let mut p = proof.clone();
+    p.row_eval.push(one);
+    assert!(check(&point, value, &p, &com).is_err());
+    assert!(check(&point[1..], value, &proof, &com).is_err());
+    // The same proof in another transcript draws other queries.
+    let mut tv = Transcript::new(params.hash, b"another statement");
+    assert!(verify(&params, &com, &point, value, &proof, &mut tv).is_err());
+    assert!(commit(&params, &[Goldilocks::ONE; 3]).is_err());
+}
