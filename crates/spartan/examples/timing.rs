@@ -1,0 +1,40 @@
+//! Times a Spartan NIZK proof on a synthetic R1CS: `cargo run --release -p fastzk-spartan
+//! --example timing -- [log_size] [goldilocks|bn254]`.
+
+use std::time::Instant;
+
+use fastzk_field::{bn254, Goldilocks, GoldilocksExt2, NttField};
+use fastzk_pcs::ExtensionOf;
+use fastzk_r1cs::synth::{synthesize, SynthParams};
+use fastzk_spartan::{prove, verify, Proof, SpartanParams};
+use rand_chacha::rand_core::SeedableRng;
+
+fn run<F: NttField, E: ExtensionOf<F>>(log: u32) {
+    let (r1cs, z) = synthesize::<F>(
+        &SynthParams::new(log),
+        &mut rand_chacha::ChaCha20Rng::seed_from_u64(1),
+    )
+    .expect("synthetic instance");
+    let params = SpartanParams::default();
+    let t = Instant::now();
+    let proof: Proof<F, E> = prove(&params, &r1cs, &z).expect("satisfied");
+    let p = t.elapsed();
+    let t = Instant::now();
+    verify(&params, &r1cs, &z[1..2], &proof).expect("verifies");
+    let v = t.elapsed();
+    println!(
+        "2^{log}: prove {:.1} ms, verify {:.1} ms, proof {:.0} KiB",
+        p.as_secs_f64() * 1e3,
+        v.as_secs_f64() * 1e3,
+        proof.size_bytes() as f64 / 1024.0
+    );
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let log: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(16);
+    match args.next().as_deref() {
+        Some("bn254") => run::<bn254::Fr, bn254::Fr>(log),
+        _ => run::<Goldilocks, GoldilocksExt2>(log),
+    }
+}
