@@ -7,7 +7,9 @@
 //! uniform sampler ([`Field::random`]) takes what it needs: no modular bias, for any
 //! field or extension.
 
-use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, PrimeField};
+use fastzk_field::{
+    bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, PrimeField,
+};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use sha3::Digest;
@@ -69,6 +71,14 @@ impl Absorb for GoldilocksExt2 {
     fn absorb_into(&self, out: &mut Vec<u8>) {
         self.c0.absorb_into(out);
         self.c1.absorb_into(out);
+    }
+}
+
+impl Absorb for GoldilocksExt3 {
+    fn absorb_into(&self, out: &mut Vec<u8>) {
+        for c in &self.c {
+            c.absorb_into(out);
+        }
     }
 }
 

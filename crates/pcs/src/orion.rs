@@ -15,7 +15,7 @@
 //! committed field (Goldilocks' is too small alone); committed data stays in the base
 //! field. Zero knowledge is not part of this layer.
 
-use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, NttField};
+use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
 use fastzk_multilinear::{eq_table, Absorb, HashKind, Transcript};
 use fastzk_poly::{Order, ReedSolomon};
 use rayon::prelude::*;
@@ -69,6 +69,22 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt2 {
     }
 }
 
+impl ExtensionOf<Goldilocks> for GoldilocksExt3 {
+    const DEGREE: usize = 3;
+    fn from_base(b: Goldilocks) -> Self {
+        Self::new(b, Goldilocks::ZERO, Goldilocks::ZERO)
+    }
+    fn coeff(&self, i: usize) -> Goldilocks {
+        self.c[i]
+    }
+    fn from_coeffs(c: &[Goldilocks]) -> Self {
+        Self::new(c[0], c[1], c[2])
+    }
+    fn mul_base(&self, b: Goldilocks) -> Self {
+        Self::new(self.c[0] * b, self.c[1] * b, self.c[2] * b)
+    }
+}
+
 /// The code and query parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OrionParams {
@@ -89,7 +105,7 @@ impl Default for OrionParams {
             log_rows: 7,
             log_blowup: 2,
             queries: 189,
-            proximity_reps: 2,
+            proximity_reps: 1,
             hash: HashKind::Blake3,
         }
     }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use fastzk_field::{bn254, Goldilocks, GoldilocksExt2, NttField};
+use fastzk_field::{bn254, Goldilocks, GoldilocksExt3, NttField};
 use fastzk_pcs::ExtensionOf;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_spartan::{prove, verify, Proof, SpartanParams};
@@ -35,6 +35,6 @@ fn main() {
     let log: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(16);
     match args.next().as_deref() {
         Some("bn254") => run::<bn254::Fr, bn254::Fr>(log),
-        _ => run::<Goldilocks, GoldilocksExt2>(log),
+        _ => run::<Goldilocks, GoldilocksExt3>(log),
     }
 }

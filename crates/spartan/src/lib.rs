@@ -26,8 +26,11 @@ use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
 use fastzk_r1cs::{spmv, Csr, R1cs, R1csError};
 use rayon::prelude::*;
 
+pub mod soundness;
+pub use soundness::{soundness, Soundness, TARGET_BITS};
+
 /// Why a proof could not be made, or was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SpartanError {
     #[error(transparent)]
     R1cs(#[from] R1csError),
@@ -39,6 +42,24 @@ pub enum SpartanError {
     PublicCount(usize, usize),
     #[error("proof rejected: {0}")]
     Rejected(&'static str),
+    #[error("these parameters give {bits:.1} bits of soundness at this size, below the {target} required (`fastzk spartan params` shows each component)")]
+    WeakParameters { bits: f64, target: f64 },
+}
+
+/// Refuses parameters under the 128-bit target for this instance.
+fn check_soundness<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    layout: &Layout,
+) -> Result<(), SpartanError> {
+    let s = soundness::<F, E>(params, layout.log_rows, layout.log_cols);
+    if s.meets_target() {
+        Ok(())
+    } else {
+        Err(SpartanError::WeakParameters {
+            bits: s.bits,
+            target: TARGET_BITS,
+        })
+    }
 }
 
 /// The proof system's parameters.
@@ -196,6 +217,7 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
 ) -> Result<Proof<F, E>, SpartanError> {
     r1cs.check_witness_shape(z)?;
     let layout = Layout::of(r1cs);
+    check_soundness::<F, E>(params, &layout)?;
     let public = &z[1..=layout.n_public];
     let mut t = transcript(params, r1cs, public);
 
@@ -292,6 +314,7 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
     proof: &Proof<F, E>,
 ) -> Result<(), SpartanError> {
     let layout = Layout::of(r1cs);
+    check_soundness::<F, E>(params, &layout)?;
     if public.len() != layout.n_public {
         return Err(SpartanError::PublicCount(public.len(), layout.n_public));
     }

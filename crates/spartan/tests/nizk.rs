@@ -2,7 +2,7 @@
 //! BN254; an unsatisfied witness is refused by name; every part of a proof, the public
 //! inputs and the statement are bound.
 
-use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, NttField};
+use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
 use fastzk_pcs::ExtensionOf;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::{R1cs, R1csError};
@@ -10,7 +10,7 @@ use fastzk_spartan::{prove, verify, Proof, SpartanError, SpartanParams};
 use fastzk_testing::gen::rng;
 
 type Gl = Goldilocks;
-type Gl2 = GoldilocksExt2;
+type Gl3 = GoldilocksExt3;
 
 fn instance<F: NttField>(log: u32, n_public: usize, seed: u64) -> (R1cs<F>, Vec<F>) {
     let mut p = SynthParams::new(log);
@@ -28,7 +28,7 @@ fn roundtrip<F: NttField, E: ExtensionOf<F>>(log: u32, n_public: usize, seed: u6
 #[test]
 fn honest_proofs_verify() {
     for (log, n_public) in [(2, 1), (4, 3), (7, 1), (10, 5), (12, 2)] {
-        roundtrip::<Gl, Gl2>(log, n_public, log as u64);
+        roundtrip::<Gl, Gl3>(log, n_public, log as u64);
         roundtrip::<bn254::Fr, bn254::Fr>(log, n_public, 50 + log as u64);
     }
     // More variables than constraints, and fewer.
@@ -37,7 +37,7 @@ fn honest_proofs_verify() {
         let mut p = SynthParams::new(9);
         p.n_vars = Some(n_vars);
         let (r1cs, z) = synthesize::<Gl>(&p, &mut rng(n_vars as u64)).unwrap();
-        let proof: Proof<Gl, Gl2> = prove(&params, &r1cs, &z).unwrap();
+        let proof: Proof<Gl, Gl3> = prove(&params, &r1cs, &z).unwrap();
         verify(&params, &r1cs, &z[1..2], &proof).unwrap();
     }
 }
@@ -47,7 +47,7 @@ fn an_unsatisfied_witness_is_refused_by_name() {
     let (r1cs, mut z) = instance::<Gl>(8, 1, 3);
     // Find a variable that some constraint uses, and break it.
     z[7] += Gl::ONE;
-    let err = prove::<Gl, Gl2>(&SpartanParams::default(), &r1cs, &z).unwrap_err();
+    let err = prove::<Gl, Gl3>(&SpartanParams::default(), &r1cs, &z).unwrap_err();
     assert!(
         matches!(err, SpartanError::R1cs(R1csError::Unsatisfied { .. })),
         "{err}"
@@ -60,9 +60,9 @@ fn every_part_of_a_proof_is_bound() {
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<Gl>(10, 2, 9);
     let public = &z[1..=2];
-    let proof: Proof<Gl, Gl2> = prove(&params, &r1cs, &z).unwrap();
-    let rejects = |p: &Proof<Gl, Gl2>| verify(&params, &r1cs, public, p).is_err();
-    let one = Gl2::ONE;
+    let proof: Proof<Gl, Gl3> = prove(&params, &r1cs, &z).unwrap();
+    let rejects = |p: &Proof<Gl, Gl3>| verify(&params, &r1cs, public, p).is_err();
+    let one = Gl3::ONE;
     for i in 0..proof.outer.rounds.len() {
         for k in 0..proof.outer.rounds[i].len() {
             let mut p = proof.clone();
@@ -98,7 +98,7 @@ fn every_part_of_a_proof_is_bound() {
     p.opening.columns[0][0] += Gl::ONE;
     assert!(rejects(&p));
     let mut p = proof.clone();
-    p.opening.combos[1][3] += one;
+    p.opening.combos[0][3] += one;
     assert!(rejects(&p));
     let mut p = proof.clone();
     p.opening.merkle.siblings[0][0] ^= 1;
@@ -125,10 +125,54 @@ fn a_false_statement_is_rejected() {
         let last = z.len() - 1;
         z[last] += Gl::ONE;
         assert!(r1cs.check(&z).is_err());
-        let proof: Proof<Gl, Gl2> = fastzk_spartan::prove_unchecked(&params, &r1cs, &z).unwrap();
+        let proof: Proof<Gl, Gl3> = fastzk_spartan::prove_unchecked(&params, &r1cs, &z).unwrap();
         assert_eq!(
             verify(&params, &r1cs, &z[1..2], &proof),
             Err(SpartanError::Rejected("outer sumcheck's final check"))
         );
     }
+}
+
+#[test]
+fn the_calculator_against_hand_computed_values() {
+    use fastzk_spartan::soundness;
+    let params = SpartanParams::default();
+    // Goldilocks^3 at 2^20 × 2^21: |E| = p^3 with log2 p = 64 − 2^−32·…; the sumcheck
+    // terms are 3·log2 p − log2(60) and 3·log2 p − log2(42).
+    let s = soundness::<Gl, Gl3>(&params, 20, 21);
+    let log_p = (18446744069414584321f64).log2();
+    let part = |name: &str| s.parts.iter().find(|(n, _)| n.starts_with(name)).unwrap().1;
+    assert!((part("outer sumcheck") - (3.0 * log_p - 60f64.log2())).abs() < 1e-9);
+    assert!((part("inner sumcheck") - (3.0 * log_p - 42f64.log2())).abs() < 1e-9);
+    // 189 queries at rate 1/4: 189·log2(8/5) = 128.156…
+    assert!((part("column queries") - 189.0 * (1.6f64).log2()).abs() < 1e-9);
+    assert!((part("column queries") - 128.156).abs() < 1e-3);
+    // Codewords of 2^(13+2) symbols (2^20 witness values in 128 rows), one combination.
+    assert!((part("proximity") - (3.0 * log_p - 15.0)).abs() < 1e-9);
+    assert!(s.meets_target(), "{s:?}");
+    assert!(s.bits > 128.0 && s.bits < 128.16, "{}", s.bits);
+    // Goldilocks^2 falls short (a sumcheck round's error is d/2^128).
+    let weak = soundness::<Gl, GoldilocksExt2>(&params, 20, 21);
+    assert!(!weak.meets_target() && weak.bits < 122.0, "{}", weak.bits);
+    // Fewer queries fall short too.
+    let mut few = params;
+    few.pcs.queries = 150;
+    assert!(!soundness::<Gl, Gl3>(&few, 20, 21).meets_target());
+    // BN254: the queries are the limit.
+    let bn = soundness::<bn254::Fr, bn254::Fr>(&params, 20, 21);
+    assert!(bn.meets_target() && (bn.bits - 128.156).abs() < 1e-2);
+}
+
+#[test]
+fn weak_parameters_are_refused() {
+    let (r1cs, z) = instance::<Gl>(8, 1, 4);
+    let err = prove::<Gl, GoldilocksExt2>(&SpartanParams::default(), &r1cs, &z).unwrap_err();
+    assert!(matches!(err, SpartanError::WeakParameters { .. }), "{err}");
+    let proof: Proof<Gl, Gl3> = prove(&SpartanParams::default(), &r1cs, &z).unwrap();
+    let mut weak = SpartanParams::default();
+    weak.pcs.queries = 100;
+    assert!(matches!(
+        verify(&weak, &r1cs, &z[1..2], &proof),
+        Err(SpartanError::WeakParameters { .. })
+    ));
 }

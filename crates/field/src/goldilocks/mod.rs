@@ -9,8 +9,11 @@ use rand_core::RngCore;
 use crate::quad::{QuadExt, QuadExtConfig};
 use crate::traits::{Field, FieldError, Legendre, PrimeField};
 
+mod ext3;
 mod ntt;
 pub mod packed;
+
+pub use ext3::GoldilocksExt3;
 
 /// An element of the Goldilocks field, canonical.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

@@ -1,0 +1,138 @@
+//! The degree-3 extension `F[x]/(x^3 − 7)` of Goldilocks (≈192-bit challenges): 7
+//! generates `F*` and `3 | p − 1`, so 7 is not a cube and `x^3 − 7` is irreducible.
+//! Sumchecks over it keep 128-bit soundness at the sizes a prover meets (a round's error
+//! `d/|F|` with `|F| ≈ 2^192`), which the quadratic extension (`≈ 2^128`) does not.
+
+use core::fmt;
+use std::sync::OnceLock;
+
+use num_bigint::BigUint;
+use rand_core::RngCore;
+
+use super::Goldilocks;
+use crate::traits::{ExtensionField, Field, Legendre, PrimeField};
+
+const W: Goldilocks = Goldilocks(7);
+
+/// `c[0] + c[1]·x + c[2]·x²` with `x^3 = 7`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct GoldilocksExt3 {
+    pub c: [Goldilocks; 3],
+}
+
+impl GoldilocksExt3 {
+    pub const fn new(c0: Goldilocks, c1: Goldilocks, c2: Goldilocks) -> Self {
+        Self { c: [c0, c1, c2] }
+    }
+
+    #[inline]
+    fn add_impl(&self, r: &Self) -> Self {
+        Self::new(self.c[0] + r.c[0], self.c[1] + r.c[1], self.c[2] + r.c[2])
+    }
+    #[inline]
+    fn sub_impl(&self, r: &Self) -> Self {
+        Self::new(self.c[0] - r.c[0], self.c[1] - r.c[1], self.c[2] - r.c[2])
+    }
+    #[inline]
+    fn mul_impl(&self, r: &Self) -> Self {
+        let [a0, a1, a2] = self.c;
+        let [b0, b1, b2] = r.c;
+        Self::new(
+            a0 * b0 + W * (a1 * b2 + a2 * b1),
+            a0 * b1 + a1 * b0 + W * (a2 * b2),
+            a0 * b2 + a1 * b1 + a2 * b0,
+        )
+    }
+    #[inline]
+    fn neg_impl(&self) -> Self {
+        Self::new(-self.c[0], -self.c[1], -self.c[2])
+    }
+
+    /// The norm to Goldilocks, `a·σ(a)·σ²(a)`, with the adjugate whose product with `a`
+    /// it is.
+    fn norm_and_adjugate(&self) -> (Goldilocks, Self) {
+        let [a0, a1, a2] = self.c;
+        let t0 = a0.square() - W * a1 * a2;
+        let t1 = W * a2.square() - a0 * a1;
+        let t2 = a1.square() - a0 * a2;
+        let norm = a0 * t0 + W * (a2 * t1 + a1 * t2);
+        (norm, Self::new(t0, t1, t2))
+    }
+
+    /// `p^3 − 1 = 2^32·t`: `(t − 1)/2` and a primitive `2^32`-th root of unity.
+    fn sqrt_constants() -> &'static (Vec<u64>, Goldilocks) {
+        static C: OnceLock<(Vec<u64>, Goldilocks)> = OnceLock::new();
+        C.get_or_init(|| {
+            let p = BigUint::from(Goldilocks::MODULUS);
+            let t: BigUint = (p.pow(3) - 1u8) >> Goldilocks::TWO_ADICITY;
+            let half: BigUint = (t - 1u8) >> 1;
+            (half.to_u64_digits(), Goldilocks::two_adic_root_of_unity())
+        })
+    }
+}
+
+impl fmt::Debug for GoldilocksExt3 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "GoldilocksExt3({}, {}, {})",
+            self.c[0], self.c[1], self.c[2]
+        )
+    }
+}
+
+impl fmt::Display for GoldilocksExt3 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} + {}·x + {}·x²", self.c[0], self.c[1], self.c[2])
+    }
+}
+
+crate::ops::field_ops!([] GoldilocksExt3, add_impl, sub_impl, mul_impl, neg_impl);
+
+impl Field for GoldilocksExt3 {
+    const ZERO: Self = Self::new(Goldilocks::ZERO, Goldilocks::ZERO, Goldilocks::ZERO);
+    const ONE: Self = Self::new(Goldilocks::ONE, Goldilocks::ZERO, Goldilocks::ZERO);
+
+    fn inverse(&self) -> Option<Self> {
+        let (norm, adj) = self.norm_and_adjugate();
+        let n = norm.inverse()?;
+        Some(Self::new(adj.c[0] * n, adj.c[1] * n, adj.c[2] * n))
+    }
+    fn random<R: RngCore + ?Sized>(rng: &mut R) -> Self {
+        Self::new(
+            Goldilocks::random(rng),
+            Goldilocks::random(rng),
+            Goldilocks::random(rng),
+        )
+    }
+    /// Tonelli–Shanks on `p^3 − 1 = 2^32·t`; the `2^32`-th roots of unity lie in the
+    /// base field already.
+    fn sqrt(&self) -> Option<Self> {
+        let (half, root) = Self::sqrt_constants();
+        crate::sqrt::tonelli_shanks(self, Goldilocks::TWO_ADICITY, Self::from_base(*root), half)
+    }
+    /// In an odd-degree extension, `a` is a square iff its norm is.
+    fn legendre(&self) -> Legendre {
+        self.norm_and_adjugate().0.legendre()
+    }
+    fn from_u64(v: u64) -> Self {
+        Self::from_base(Goldilocks::from_u64(v))
+    }
+}
+
+impl ExtensionField for GoldilocksExt3 {
+    type Base = Goldilocks;
+    const DEGREE: usize = 3;
+    fn from_base(b: Goldilocks) -> Self {
+        Self::new(b, Goldilocks::ZERO, Goldilocks::ZERO)
+    }
+    fn to_base_coeffs(&self) -> Vec<Goldilocks> {
+        self.c.to_vec()
+    }
+    /// `x^p = 7^((p−1)/3)·x`.
+    fn frobenius(&self) -> Self {
+        static Z: OnceLock<Goldilocks> = OnceLock::new();
+        let z = *Z.get_or_init(|| W.pow_u64((Goldilocks::MODULUS - 1) / 3));
+        Self::new(self.c[0], self.c[1] * z, self.c[2] * z.square())
+    }
+}
