@@ -80,11 +80,25 @@ impl<F: Field> SumOfProducts<F> {
         Ok(self.eval_unchecked(values))
     }
 
+    /// The hot loop of every round: a coefficient of ±1 costs no multiplication.
+    #[inline]
     fn eval_unchecked(&self, values: &[F]) -> F {
-        self.terms
-            .iter()
-            .map(|(c, s)| s.iter().fold(*c, |acc, &i| acc * values[i]))
-            .sum()
+        let mut acc = F::ZERO;
+        for (c, s) in &self.terms {
+            let Some((&first, rest)) = s.split_first() else {
+                acc += *c;
+                continue;
+            };
+            let prod = rest.iter().fold(values[first], |p, &i| p * values[i]);
+            if *c == F::ONE {
+                acc += prod;
+            } else if *c == -F::ONE {
+                acc -= prod;
+            } else {
+                acc += *c * prod;
+            }
+        }
+        acc
     }
 
     /// `Σ_j w_j·g_j` over the concatenation of the parts' tables (part `j`'s table `i`
@@ -184,20 +198,20 @@ pub fn prove<F: Field + Absorb>(
     g: &SumOfProducts<F>,
     transcript: &mut Transcript,
 ) -> Result<ProverOutput<F>, SumcheckError> {
-    if tables.len() != g.tables {
-        return Err(SumcheckError::ValueCount {
-            expected: g.tables,
-            got: tables.len(),
-        });
-    }
-    let n = tables.first().map_or(0, |t| t.num_vars());
-    if let Some(t) = tables.iter().find(|t| t.num_vars() != n) {
-        return Err(SumcheckError::TableSizes {
-            expected: n,
-            got: t.num_vars(),
-        });
-    }
+    check_tables(&tables, g)?;
     let claim = total(&tables, g);
+    prove_claimed(tables, g, claim, transcript)
+}
+
+/// [`prove`] for a sum the caller already knows (saves a pass over the tables; a wrong
+/// `claim` gives a proof that does not verify).
+pub fn prove_claimed<F: Field + Absorb>(
+    tables: Vec<Table<'_, F>>,
+    g: &SumOfProducts<F>,
+    claim: F,
+    transcript: &mut Transcript,
+) -> Result<ProverOutput<F>, SumcheckError> {
+    let n = check_tables(&tables, g)?;
     transcript.append_elements(b"sumcheck claim", &[claim]);
     let mut rounds = Vec::with_capacity(n);
     let mut point = Vec::with_capacity(n);
@@ -223,6 +237,27 @@ pub fn prove<F: Field + Absorb>(
         point,
         values,
     })
+}
+
+/// The tables' common number of variables, after checking they match `g`.
+fn check_tables<F: Field>(
+    tables: &[Table<'_, F>],
+    g: &SumOfProducts<F>,
+) -> Result<usize, SumcheckError> {
+    if tables.len() != g.tables {
+        return Err(SumcheckError::ValueCount {
+            expected: g.tables,
+            got: tables.len(),
+        });
+    }
+    let n = tables.first().map_or(0, |t| t.num_vars());
+    if let Some(t) = tables.iter().find(|t| t.num_vars() != n) {
+        return Err(SumcheckError::TableSizes {
+            expected: n,
+            got: t.num_vars(),
+        });
+    }
+    Ok(n)
 }
 
 /// `Σ_x g(f(x))` over the whole hypercube.

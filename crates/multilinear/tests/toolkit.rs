@@ -333,3 +333,30 @@ fn transcripts_are_deterministic_and_bound_to_their_inputs() {
     assert_eq!(point, out.point);
     assert_eq!(last, g.evaluate(&out.values).unwrap());
 }
+
+#[test]
+fn a_known_claim_skips_the_summing_pass() {
+    use fastzk_multilinear::sumcheck::prove_claimed;
+    let mut r = rng(11);
+    let n = 5;
+    let g = spartan_like::<Fr>();
+    let tables: Vec<Vec<Fr>> = (0..5).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let dense = |t: &[Vec<Fr>]| {
+        t.iter()
+            .map(|v| Table::Dense(Mle::new(v.clone()).unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let full = run(&tables, &g);
+    let claim = hypercube_sum(&tables, &g);
+    let mut tp = Transcript::new(HashKind::Blake3, b"test");
+    let known = prove_claimed(dense(&tables), &g, claim, &mut tp).unwrap();
+    assert_eq!(known.proof, full.proof);
+    // A wrong claim yields a proof that does not verify.
+    let mut tp = Transcript::new(HashKind::Blake3, b"test");
+    let wrong = prove_claimed(dense(&tables), &g, claim + Fr::ONE, &mut tp).unwrap();
+    let mut tv = Transcript::new(HashKind::Blake3, b"test");
+    assert_eq!(
+        verify_with_values(wrong.claim, n, &g, &wrong.proof, &wrong.values, &mut tv),
+        Err(SumcheckError::FinalCheck)
+    );
+}

@@ -6,7 +6,7 @@ use std::time::Instant;
 use fastzk_field::{bn254, Goldilocks, GoldilocksExt3, NttField};
 use fastzk_pcs::ExtensionOf;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
-use fastzk_spartan::{prove, verify, Proof, SpartanParams};
+use fastzk_spartan::{prove_timed, verify, Proof, SpartanParams};
 use rand_chacha::rand_core::SeedableRng;
 
 fn run<F: NttField, E: ExtensionOf<F>>(log: u32) {
@@ -17,8 +17,11 @@ fn run<F: NttField, E: ExtensionOf<F>>(log: u32) {
     .expect("synthetic instance");
     let params = SpartanParams::default();
     let t = Instant::now();
-    let proof: Proof<F, E> = prove(&params, &r1cs, &z).expect("satisfied");
+    let (proof, phases): (Proof<F, E>, _) = prove_timed(&params, &r1cs, &z).expect("satisfied");
     let p = t.elapsed();
+    for (name, d) in phases {
+        println!("  {name:32} {:9.1} ms", d.as_secs_f64() * 1e3);
+    }
     let t = Instant::now();
     verify(&params, &r1cs, &z[1..2], &proof).expect("verifies");
     let v = t.elapsed();

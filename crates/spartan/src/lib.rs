@@ -142,21 +142,33 @@ impl Layout {
     }
 }
 
-/// A digest of the R1CS, so the transcript binds the statement.
+/// A digest of the R1CS, so the transcript binds the statement: the sizes, then each
+/// matrix's rows in chunks hashed in parallel, and the chunk digests hashed in order.
 fn r1cs_digest<F: NttField>(r1cs: &R1cs<F>) -> [u8; 32] {
+    const ROWS: usize = 1 << 12;
     let mut h = blake3::Hasher::new();
-    h.update(&(r1cs.n_vars() as u64).to_le_bytes());
-    h.update(&(r1cs.n_public() as u64).to_le_bytes());
-    h.update(&(r1cs.n_constraints() as u64).to_le_bytes());
+    for n in [r1cs.n_vars(), r1cs.n_public(), r1cs.n_constraints()] {
+        h.update(&(n as u64).to_le_bytes());
+    }
+    let n_rows = r1cs.n_constraints();
     for m in [r1cs.a(), r1cs.b(), r1cs.c()] {
-        for p in m.row_ptr() {
-            h.update(&(*p as u64).to_le_bytes());
-        }
-        for c in m.cols() {
-            h.update(&c.to_le_bytes());
-        }
-        for v in m.vals() {
-            h.update(&v.to_le_bytes());
+        let chunks: Vec<[u8; 32]> = (0..n_rows.div_ceil(ROWS))
+            .into_par_iter()
+            .map(|k| {
+                let mut buf = Vec::new();
+                for i in k * ROWS..((k + 1) * ROWS).min(n_rows) {
+                    let (cs, vs) = m.row(i);
+                    buf.extend_from_slice(&(cs.len() as u64).to_le_bytes());
+                    for (c, v) in cs.iter().zip(vs) {
+                        buf.extend_from_slice(&c.to_le_bytes());
+                        buf.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+                *blake3::hash(&buf).as_bytes()
+            })
+            .collect();
+        for c in &chunks {
+            h.update(c);
         }
     }
     *h.finalize().as_bytes()
@@ -170,7 +182,9 @@ fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F])
     t
 }
 
-/// `Σ_{(i, v, a)} w·a·row[i]` scattered to the columns: `rowᵀ·(r_A·A + r_B·B + r_C·C)`.
+/// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns: each task scatters a
+/// range of rows of all three matrices into its own table, and the tables are summed
+/// (a shared table would need atomics; one per task costs memory per thread only).
 fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     layout: &Layout,
@@ -178,23 +192,89 @@ fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     weights: [E; 3],
 ) -> Vec<E> {
     let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
-    // Each matrix scatters into its own table (in parallel); then they are summed.
-    let parts: Vec<Vec<E>> = mats
-        .par_iter()
-        .zip(weights.par_iter())
-        .map(|(m, w)| {
-            let mut out = vec![E::ZERO; 1 << layout.log_cols];
-            for (i, v, a) in m.triplets() {
-                out[layout.column(v as usize)] += (*w * row[i]).mul_base(a);
+    let n_rows = r1cs.n_constraints();
+    let cols = 1usize << layout.log_cols;
+    let tasks = rayon::current_num_threads().max(1);
+    let per_task = n_rows.div_ceil(tasks).max(1);
+    (0..tasks)
+        .into_par_iter()
+        .map(|k| {
+            let mut out = vec![E::ZERO; cols];
+            for i in k * per_task..((k + 1) * per_task).min(n_rows) {
+                for (m, w) in mats.iter().zip(&weights) {
+                    let (cs, vs) = m.row(i);
+                    if cs.is_empty() {
+                        continue;
+                    }
+                    let wr = *w * row[i];
+                    for (c, a) in cs.iter().zip(vs) {
+                        out[layout.column(*c as usize)] += wr.mul_base(*a);
+                    }
+                }
             }
             out
         })
-        .collect();
-    let mut total = parts[0].clone();
-    for p in &parts[1..] {
-        total.par_iter_mut().zip(p).for_each(|(t, x)| *t += *x);
+        .reduce_with(|mut a, b| {
+            a.par_iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            a
+        })
+        .unwrap_or_else(|| vec![E::ZERO; cols])
+}
+
+/// `eq(r, ·)` as the product of two tables over the high and low halves of the index,
+/// each `≈ 2^(n/2)` long: cache-resident, where the full table would be read at random.
+struct SplitEq<E> {
+    hi: Vec<E>,
+    lo: Vec<E>,
+    lo_bits: usize,
+}
+
+impl<E: fastzk_field::Field> SplitEq<E> {
+    fn new(r: &[E]) -> Self {
+        let h = r.len() / 2;
+        Self {
+            hi: eq_table(&r[..h]),
+            lo: eq_table(&r[h..]),
+            lo_bits: r.len() - h,
+        }
     }
-    total
+
+    #[inline]
+    fn at(&self, i: usize) -> E {
+        self.hi[i >> self.lo_bits] * self.lo[i & ((1 << self.lo_bits) - 1)]
+    }
+}
+
+/// `M(r_x, r_y) = Σ_m w_m·Σ_{(i, v, a) ∈ m} a·eq(r_x, i)·eq(r_y, col(v))` straight from
+/// the rows, with split `eq` tables (the verifier's `O(nnz)` step).
+fn combined_at<F: NttField, E: ExtensionOf<F>>(
+    r1cs: &R1cs<F>,
+    layout: &Layout,
+    r_x: &[E],
+    r_y: &[E],
+    weights: [E; 3],
+) -> E {
+    let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
+    let (eq_x, eq_y) = (SplitEq::new(r_x), SplitEq::new(r_y));
+    (0..r1cs.n_constraints())
+        .into_par_iter()
+        .with_min_len(1 << 10)
+        .map(|i| {
+            mats.iter()
+                .zip(&weights)
+                .map(|(m, w)| {
+                    let (cs, vs) = m.row(i);
+                    let dot: E = cs
+                        .iter()
+                        .zip(vs)
+                        .map(|(c, a)| eq_y.at(layout.column(*c as usize)).mul_base(*a))
+                        .sum();
+                    *w * dot
+                })
+                .sum::<E>()
+                * eq_x.at(i)
+        })
+        .sum()
 }
 
 /// Proves that `z` satisfies `r1cs` (refused, naming the constraint, when it does not).
@@ -203,8 +283,24 @@ pub fn prove<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<Proof<F, E>, SpartanError> {
+    Ok(prove_timed(params, r1cs, z)?.0)
+}
+
+/// Wall time of each prover phase, in order.
+pub type Timings = Vec<(&'static str, std::time::Duration)>;
+
+/// [`prove`], with the time each phase took.
+pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    r1cs: &R1cs<F>,
+    z: &[F],
+) -> Result<(Proof<F, E>, Timings), SpartanError> {
+    let start = std::time::Instant::now();
     r1cs.check(z)?;
-    prove_unchecked(params, r1cs, z)
+    let checked = start.elapsed();
+    let (proof, mut timings) = prove_phases(params, r1cs, z)?;
+    timings.insert(0, ("check the witness", checked));
+    Ok((proof, timings))
 }
 
 /// [`prove`] without the satisfiability check (only the shape of `z` is checked): for
@@ -215,6 +311,20 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<Proof<F, E>, SpartanError> {
+    Ok(prove_phases(params, r1cs, z)?.0)
+}
+
+fn prove_phases<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    r1cs: &R1cs<F>,
+    z: &[F],
+) -> Result<(Proof<F, E>, Timings), SpartanError> {
+    let mut timings = Timings::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Timings| {
+        timings.push((name, clock.elapsed()));
+        clock = std::time::Instant::now();
+    };
     r1cs.check_witness_shape(z)?;
     let layout = Layout::of(r1cs);
     check_soundness::<F, E>(params, &layout)?;
@@ -223,8 +333,10 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
 
     let mut w = vec![F::ZERO; layout.half()];
     w[..z.len() - layout.n_public - 1].copy_from_slice(&z[layout.n_public + 1..]);
+    lap("transcript (statement digest)", &mut timings);
     let committed = fastzk_pcs::commit(&params.pcs, &w)?;
     t.append_bytes(b"witness commitment", &committed.commitment.root);
+    lap("commit to the witness", &mut timings);
 
     // Outer sumcheck: the products are read from the base-field vectors and lifted on
     // the fly in its first round (NoCap's recomputation), then stored at half size.
@@ -236,6 +348,7 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
     let az = pad(spmv(r1cs.a(), z));
     let bz = pad(spmv(r1cs.b(), z));
     let cz = pad(spmv(r1cs.c(), z));
+    lap("Az, Bz, Cz", &mut timings);
     let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
     let (fa, fb, fc) = (
         |j: usize| E::from_base(az[j]),
@@ -247,7 +360,7 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
     }
     let n = layout.log_rows;
     let outer_g = outer_polynomial::<E>();
-    let outer = sumcheck::prove(
+    let outer = sumcheck::prove_claimed(
         vec![
             Table::Dense(Mle::new(eq_table(&tau)).expect("power of two")),
             lazy(n, &fa),
@@ -255,10 +368,12 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
             lazy(n, &fc),
         ],
         &outer_g,
+        E::ZERO,
         &mut t,
     )?;
     let abc = [outer.values[1], outer.values[2], outer.values[3]];
     t.append_elements(b"abc at r_x", &abc);
+    lap("outer sumcheck", &mut timings);
 
     // Inner sumcheck over the columns.
     let weights: [E; 3] = t.challenges(b"r_abc", 3).try_into().expect("three");
@@ -268,7 +383,9 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
         z_cols[layout.column(v)] = *x;
     }
     let fz = |j: usize| E::from_base(z_cols[j]);
-    let inner = sumcheck::prove(
+    lap("combined matrix row M(r_x, ·)", &mut timings);
+    let inner_claim = weights[0] * abc[0] + weights[1] * abc[1] + weights[2] * abc[2];
+    let inner = sumcheck::prove_claimed(
         vec![
             Table::Dense(Mle::new(m).expect("power of two")),
             Table::Lazy {
@@ -277,18 +394,22 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
             },
         ],
         &inner_polynomial::<E>(),
+        inner_claim,
         &mut t,
     )?;
+    lap("inner sumcheck", &mut timings);
     let (witness_eval, opening) =
         fastzk_pcs::open(&params.pcs, &committed, &inner.point[1..], &mut t)?;
-    Ok(Proof {
+    lap("open the witness commitment", &mut timings);
+    let proof = Proof {
         witness: committed.commitment,
         outer: outer.proof,
         abc,
         inner: inner.proof,
         witness_eval,
         opening,
-    })
+    };
+    Ok((proof, timings))
 }
 
 /// `eq·(Az·Bz − Cz)` over tables `(eq, Az, Bz, Cz)`.
@@ -360,11 +481,7 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
         &mut t,
     )?;
     // M(r_x, r_y) from the R1CS: O(nnz).
-    let m_at = {
-        let eq_y = eq_table(&r_y);
-        let cols = combined_columns(r1cs, &layout, &eq_table(&r_x), weights);
-        cols.par_iter().zip(&eq_y).map(|(a, b)| *a * *b).sum::<E>()
-    };
+    let m_at = combined_at(r1cs, &layout, &r_x, &r_y, weights);
     // IO(r_y') from the public inputs: (1, public, 0, …).
     let io_at: E = std::iter::once(F::ONE)
         .chain(public.iter().copied())

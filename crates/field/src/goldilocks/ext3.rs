@@ -14,6 +14,14 @@ use crate::traits::{ExtensionField, Field, Legendre, PrimeField};
 
 const W: Goldilocks = Goldilocks(7);
 
+/// `7·a` by additions (cheaper than a product).
+#[inline(always)]
+fn times_w(a: Goldilocks) -> Goldilocks {
+    let a2 = a + a;
+    let a4 = a2 + a2;
+    a4 + a2 + a
+}
+
 /// `c[0] + c[1]·x + c[2]·x²` with `x^3 = 7`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct GoldilocksExt3 {
@@ -33,15 +41,16 @@ impl GoldilocksExt3 {
     fn sub_impl(&self, r: &Self) -> Self {
         Self::new(self.c[0] - r.c[0], self.c[1] - r.c[1], self.c[2] - r.c[2])
     }
+    /// Karatsuba for three coefficients: six base products instead of nine.
     #[inline]
     fn mul_impl(&self, r: &Self) -> Self {
         let [a0, a1, a2] = self.c;
         let [b0, b1, b2] = r.c;
-        Self::new(
-            a0 * b0 + W * (a1 * b2 + a2 * b1),
-            a0 * b1 + a1 * b0 + W * (a2 * b2),
-            a0 * b2 + a1 * b1 + a2 * b0,
-        )
+        let (v0, v1, v2) = (a0 * b0, a1 * b1, a2 * b2);
+        let m12 = (a1 + a2) * (b1 + b2) - v1 - v2; // a1·b2 + a2·b1
+        let m01 = (a0 + a1) * (b0 + b1) - v0 - v1; // a0·b1 + a1·b0
+        let m02 = (a0 + a2) * (b0 + b2) - v0 - v2; // a0·b2 + a2·b0
+        Self::new(v0 + times_w(m12), m01 + times_w(v2), m02 + v1)
     }
     #[inline]
     fn neg_impl(&self) -> Self {
