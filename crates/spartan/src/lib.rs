@@ -200,13 +200,15 @@ fn combined_columns<F: NttField, E: ExtensionOf<F>>(
         .into_par_iter()
         .map(|k| {
             let mut out = vec![E::ZERO; cols];
-            for i in k * per_task..((k + 1) * per_task).min(n_rows) {
+            let first = (k * per_task).min(n_rows);
+            let last = ((k + 1) * per_task).min(n_rows);
+            for (i, &eq_i) in row.iter().enumerate().take(last).skip(first) {
                 for (m, w) in mats.iter().zip(&weights) {
                     let (cs, vs) = m.row(i);
                     if cs.is_empty() {
                         continue;
                     }
-                    let wr = *w * row[i];
+                    let wr = *w * eq_i;
                     for (c, a) in cs.iter().zip(vs) {
                         out[layout.column(*c as usize)] += wr.mul_base(*a);
                     }
