@@ -26,6 +26,7 @@ use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
 use fastzk_r1cs::{spmv, Csr, R1cs, R1csError};
 use rayon::prelude::*;
 
+pub mod format;
 pub mod soundness;
 pub use soundness::{soundness, Soundness, TARGET_BITS};
 
@@ -176,6 +177,12 @@ fn r1cs_digest<F: NttField>(r1cs: &R1cs<F>) -> [u8; 32] {
 
 fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F]) -> Transcript {
     let mut t = Transcript::new(params.hash(), b"fastzk spartan nizk v1");
+    // The parameters are part of the statement: a proof made under others must fail.
+    let pcs = &params.pcs;
+    let mut p = vec![pcs.log_rows as u8, pcs.log_blowup as u8];
+    p.extend_from_slice(&(pcs.queries as u64).to_le_bytes());
+    p.extend_from_slice(&(pcs.proximity_reps as u64).to_le_bytes());
+    t.append_bytes(b"parameters", &p);
     t.append_bytes(b"r1cs", &r1cs_digest(r1cs));
     let bytes: Vec<u8> = public.iter().flat_map(|x| x.to_le_bytes()).collect();
     t.append_bytes(b"public inputs", &bytes);

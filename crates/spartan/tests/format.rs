@@ -1,0 +1,116 @@
+//! The proof file: write → read is the identity, a stored file from an earlier build
+//! still reads and verifies (the format is stable), and every malformed file — every
+//! truncation, every header byte changed, counts larger than the file — gives an error
+//! naming the problem, never a panic or a large allocation.
+
+use fastzk_field::{bn254, Goldilocks, GoldilocksExt3, NttField};
+use fastzk_r1cs::synth::{synthesize, SynthParams};
+use fastzk_r1cs::R1cs;
+use fastzk_spartan::format::{read_proof, sniff_field, write_proof};
+use fastzk_spartan::{prove, verify, Proof, SpartanParams};
+use fastzk_testing::gen::rng;
+
+type Gl3 = GoldilocksExt3;
+const FIXTURE: &str = "spartan/synth4_goldilocks.proof";
+
+fn instance<F: NttField>(log: u32, seed: u64) -> (R1cs<F>, Vec<F>) {
+    synthesize(&SynthParams::new(log), &mut rng(seed)).unwrap()
+}
+
+#[test]
+fn write_then_read_is_the_identity() {
+    let params = SpartanParams::default();
+    let (r1cs, z) = instance::<Goldilocks>(9, 1);
+    let proof: Proof<Goldilocks, Gl3> = prove(&params, &r1cs, &z).unwrap();
+    let bytes = write_proof(&params, &proof);
+    // The elements plus a header and counts of under a hundred bytes.
+    assert!((proof.size_bytes()..proof.size_bytes() + 100).contains(&bytes.len()));
+    let (p2, back) = read_proof::<Goldilocks, Gl3>(&bytes, "t.proof").unwrap();
+    assert_eq!(p2, params);
+    assert_eq!(back, proof);
+    assert_eq!(sniff_field(&bytes), Some(1));
+    verify(&p2, &r1cs, &z[1..2], &back).unwrap();
+
+    let (r1cs, z) = instance::<bn254::Fr>(6, 2);
+    let proof: Proof<bn254::Fr, bn254::Fr> = prove(&params, &r1cs, &z).unwrap();
+    let bytes = write_proof(&params, &proof);
+    let (_, back) = read_proof::<bn254::Fr, bn254::Fr>(&bytes, "t.proof").unwrap();
+    assert_eq!(back, proof);
+    assert_eq!(sniff_field(&bytes), Some(2));
+    // The wrong field or extension for the file.
+    assert!(read_proof::<Goldilocks, Gl3>(&bytes, "t.proof").is_err());
+}
+
+#[test]
+fn the_stored_proof_still_reads_and_verifies() {
+    let path = fastzk_testing::fixtures::path(FIXTURE);
+    let (r1cs, z) = instance::<Goldilocks>(4, 4);
+    if std::env::var_os("FASTZK_WRITE_FIXTURES").is_some() {
+        let proof: Proof<Goldilocks, Gl3> = prove(&SpartanParams::default(), &r1cs, &z).unwrap();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, write_proof(&SpartanParams::default(), &proof)).unwrap();
+    }
+    let bytes = fastzk_testing::fixtures::bytes(FIXTURE);
+    let (params, proof) = read_proof::<Goldilocks, Gl3>(&bytes, FIXTURE).unwrap();
+    verify(&params, &r1cs, &z[1..2], &proof).unwrap();
+}
+
+#[test]
+fn malformed_files_are_refused_with_a_reason() {
+    let bytes = fastzk_testing::fixtures::bytes(FIXTURE);
+    let read = |b: &[u8]| read_proof::<Goldilocks, Gl3>(b, "t.proof");
+    // Every truncation.
+    for len in 0..bytes.len() {
+        let e = read(&bytes[..len]).unwrap_err();
+        assert!(e.to_string().starts_with("t.proof: at byte"), "{e}");
+    }
+    // Trailing bytes.
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(read(&longer).unwrap_err().what.contains("after the proof"));
+    // Every header byte changed (magic, version, field, degree, hash, zk, rows, blowup,
+    // queries, repetitions, witness size).
+    for i in 0..24 {
+        let mut b = bytes.clone();
+        b[i] = b[i].wrapping_add(0x41);
+        match read(&b) {
+            Err(_) => {}
+            // A changed parameter that still parses must not verify.
+            Ok((params, proof)) => {
+                let (r1cs, z) = instance::<Goldilocks>(4, 4);
+                assert!(
+                    verify(&params, &r1cs, &z[1..2], &proof).is_err(),
+                    "byte {i}"
+                );
+            }
+        }
+    }
+    // A count far beyond the file: refused before allocating.
+    // (Bytes 58..62 count the outer sumcheck's rounds; its first value starts at 66.)
+    let mut b = bytes.clone();
+    b[58..62].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(read(&b).is_err());
+    // A non-canonical element (all ones is above the Goldilocks modulus).
+    let mut b = bytes.clone();
+    let at = 66;
+    b[at..at + 8].copy_from_slice(&[0xff; 8]);
+    let e = read(&b).unwrap_err();
+    assert!(
+        e.what.contains("canonical") || e.what.contains("items"),
+        "{e}"
+    );
+    assert!(read(b"fzsp").is_err());
+    assert!(read(b"").is_err());
+}
+
+#[test]
+fn counts_of_empty_rows_are_bounded() {
+    // Found by fuzzing: 2^32 − 1 sumcheck rounds of zero values each fit in no bytes at
+    // all, and used to allocate as many empty vectors.
+    let bytes = fastzk_testing::fixtures::bytes(FIXTURE);
+    let mut b = bytes[..58].to_vec();
+    b.extend_from_slice(&u32::MAX.to_le_bytes());
+    b.extend_from_slice(&0u32.to_le_bytes());
+    let e = read_proof::<Goldilocks, Gl3>(&b, "t.proof").unwrap_err();
+    assert!(e.what.contains("rows, at most 64"), "{e}");
+}
