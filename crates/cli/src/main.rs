@@ -9,7 +9,7 @@ mod progress;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use cmd::{bench_msm, bench_ntt, demo, groth16, plonk, protocol, r1cs, witness};
+use cmd::{bench_msm, bench_ntt, demo, groth16, plonk, protocol, r1cs, spartan, witness};
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +40,10 @@ enum Command {
     /// Plonk with circom / snarkjs files: prove, verify, setup, export-vk.
     #[command(subcommand)]
     Plonk(plonk::PlonkCommand),
+    /// Spartan + Orion (hash-based, no trusted setup) over circom's .r1cs and .wtns in
+    /// Goldilocks or BN254: prove, verify, params.
+    #[command(subcommand)]
+    Spartan(spartan::SpartanCommand),
     /// Prove with whichever protocol the zkey holds (Groth16 or Plonk).
     Prove(args::ProveArgs),
     /// Compute the witness from circom's .wasm and input.json, then prove with whichever
@@ -124,6 +128,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Demo(args) => demo::run(&args).map(|()| 0),
         Command::Groth16(cmd) => groth16::run(&cmd),
         Command::Plonk(cmd) => plonk::run(&cmd),
+        Command::Spartan(cmd) => spartan::run(&cmd),
         Command::Prove(args) => protocol::prove(&(&args).into()),
         Command::Fullprove(args) => protocol::prove(&(&args).into()),
         Command::Witness(cmd) => witness::run(&cmd),

@@ -112,19 +112,25 @@ struct Layout {
     n_public: usize,
 }
 
+/// `(log2 rows, log2 columns)` Spartan works with for an R1CS of these sizes (`n_vars`
+/// counts the constant one): what the soundness calculator takes.
+pub fn instance_shape(n_constraints: usize, n_vars: usize, n_public: usize) -> (usize, usize) {
+    let n_private = n_vars.saturating_sub(n_public + 1);
+    let half = n_private.max(n_public + 1).next_power_of_two();
+    (
+        n_constraints.max(1).next_power_of_two().trailing_zeros() as usize,
+        1 + half.trailing_zeros() as usize,
+    )
+}
+
 impl Layout {
     fn of<F: NttField>(r1cs: &R1cs<F>) -> Self {
-        let n_public = r1cs.n_public();
-        let n_private = r1cs.n_vars() - n_public - 1;
-        let half = n_private.max(n_public + 1).next_power_of_two();
+        let (log_rows, log_cols) =
+            instance_shape(r1cs.n_constraints(), r1cs.n_vars(), r1cs.n_public());
         Self {
-            log_rows: r1cs
-                .n_constraints()
-                .max(1)
-                .next_power_of_two()
-                .trailing_zeros() as usize,
-            log_cols: 1 + half.trailing_zeros() as usize,
-            n_public,
+            log_rows,
+            log_cols,
+            n_public: r1cs.n_public(),
         }
     }
 

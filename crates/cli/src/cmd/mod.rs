@@ -9,4 +9,5 @@ pub mod plonk;
 pub mod protocol;
 pub mod r1cs;
 pub mod selftest;
+pub mod spartan;
 pub mod witness;
