@@ -23,7 +23,7 @@ use fastzk_field::NttField;
 use fastzk_multilinear::sumcheck::{self, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, HashKind, Mle, SumOfProducts, Table, Transcript};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
-use fastzk_r1cs::{spmv, Csr, R1cs, R1csError};
+use fastzk_r1cs::{first_unsatisfied, spmv, Csr, R1cs, R1csError};
 use rayon::prelude::*;
 
 pub mod format;
@@ -310,12 +310,7 @@ pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<(Proof<F, E>, Timings), SpartanError> {
-    let start = std::time::Instant::now();
-    r1cs.check(z)?;
-    let checked = start.elapsed();
-    let (proof, mut timings) = prove_phases(params, r1cs, z)?;
-    timings.insert(0, ("check the witness", checked));
-    Ok((proof, timings))
+    prove_phases(params, r1cs, z, true)
 }
 
 /// [`prove`] without the satisfiability check (only the shape of `z` is checked): for
@@ -326,13 +321,16 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<Proof<F, E>, SpartanError> {
-    Ok(prove_phases(params, r1cs, z)?.0)
+    Ok(prove_phases(params, r1cs, z, false)?.0)
 }
 
+/// The prover, phase by phase; `check` refuses a witness that does not satisfy the
+/// constraints (checked on the `Az`, `Bz`, `Cz` the proof needs anyway).
 fn prove_phases<F: NttField, E: ExtensionOf<F>>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     z: &[F],
+    check: bool,
 ) -> Result<(Proof<F, E>, Timings), SpartanError> {
     let mut timings = Timings::new();
     let mut clock = std::time::Instant::now();
@@ -343,6 +341,20 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
     r1cs.check_witness_shape(z)?;
     let layout = Layout::of(r1cs);
     check_soundness::<F, E>(params, &layout)?;
+    let rows = 1usize << layout.log_rows;
+    let pad = |mut v: Vec<F>| {
+        v.resize(rows, F::ZERO);
+        v
+    };
+    let az = pad(spmv(r1cs.a(), z));
+    let bz = pad(spmv(r1cs.b(), z));
+    let cz = pad(spmv(r1cs.c(), z));
+    if check {
+        if let Some(index) = first_unsatisfied(&az, &bz, &cz) {
+            return Err(R1csError::Unsatisfied { index }.into());
+        }
+    }
+    lap("Az, Bz, Cz (and the witness check)", &mut timings);
     let public = &z[1..=layout.n_public];
     let mut t = transcript(params, r1cs, public);
 
@@ -355,15 +367,6 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
 
     // Outer sumcheck: the products are read from the base-field vectors and lifted on
     // the fly in its first round (NoCap's recomputation), then stored at half size.
-    let rows = 1usize << layout.log_rows;
-    let pad = |mut v: Vec<F>| {
-        v.resize(rows, F::ZERO);
-        v
-    };
-    let az = pad(spmv(r1cs.a(), z));
-    let bz = pad(spmv(r1cs.b(), z));
-    let cz = pad(spmv(r1cs.c(), z));
-    lap("Az, Bz, Cz", &mut timings);
     let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
     let (fa, fb, fc) = (
         |j: usize| E::from_base(az[j]),
