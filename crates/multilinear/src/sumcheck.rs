@@ -211,17 +211,38 @@ pub fn prove_claimed<F: Field + Absorb>(
     claim: F,
     transcript: &mut Transcript,
 ) -> Result<ProverOutput<F>, SumcheckError> {
-    let n = check_tables(&tables, g)?;
+    check_tables(&tables, g)?;
     transcript.append_elements(b"sumcheck claim", &[claim]);
+    let (rounds, point, values) = prove_rounds(tables, g, claim, transcript)?;
+    Ok(ProverOutput {
+        proof: SumcheckProof { rounds },
+        claim,
+        point,
+        values,
+    })
+}
+
+/// The rounds alone, from a running claim, for a caller that computed the first
+/// rounds its own way (cheaper arithmetic in the base field, say) and absorbed them as
+/// [`absorb_round`] does: returns the messages, the challenges and the tables' values.
+pub type Rounds<F> = (Vec<Vec<F>>, Vec<F>, Vec<F>);
+
+/// See [`Rounds`].
+pub fn prove_rounds<F: Field + Absorb>(
+    tables: Vec<Table<'_, F>>,
+    g: &SumOfProducts<F>,
+    claim: F,
+    transcript: &mut Transcript,
+) -> Result<Rounds<F>, SumcheckError> {
+    let n = check_tables(&tables, g)?;
     let mut rounds = Vec::with_capacity(n);
     let mut point = Vec::with_capacity(n);
     let mut running = claim;
     let mut current: Vec<Table<'_, F>> = tables;
     for _ in 0..n {
         let msg = round_message(&current, g);
-        transcript.append_elements(b"sumcheck round", &msg);
-        let r: F = transcript.challenge(b"sumcheck challenge");
-        running = next_claim(running, &msg, r);
+        let r;
+        (r, running) = absorb_round(&msg, running, transcript);
         current = current
             .into_iter()
             .map(|t| Table::Dense(t.bind(r)))
@@ -231,12 +252,15 @@ pub fn prove_claimed<F: Field + Absorb>(
     }
     let values = current.iter().map(|t| t.at(0)).collect::<Vec<_>>();
     debug_assert!(n == 0 || g.eval_unchecked(&values) == running);
-    Ok(ProverOutput {
-        proof: SumcheckProof { rounds },
-        claim,
-        point,
-        values,
-    })
+    Ok((rounds, point, values))
+}
+
+/// Absorbs one round's message and draws its challenge `r`; returns `r` and the next
+/// running claim `s(r)`.
+pub fn absorb_round<F: Field + Absorb>(msg: &[F], claim: F, transcript: &mut Transcript) -> (F, F) {
+    transcript.append_elements(b"sumcheck round", msg);
+    let r: F = transcript.challenge(b"sumcheck challenge");
+    (r, next_claim(claim, msg, r))
 }
 
 /// The tables' common number of variables, after checking they match `g`.

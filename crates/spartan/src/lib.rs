@@ -368,66 +368,148 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
     // Outer sumcheck: the products are read from the base-field vectors and lifted on
     // the fly in its first round (NoCap's recomputation), then stored at half size.
     let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
-    let (fa, fb, fc) = (
-        |j: usize| E::from_base(az[j]),
-        |j: usize| E::from_base(bz[j]),
-        |j: usize| E::from_base(cz[j]),
-    );
-    fn lazy<E>(num_vars: usize, value: &(dyn Fn(usize) -> E + Sync)) -> Table<'_, E> {
-        Table::Lazy { num_vars, value }
-    }
-    let n = layout.log_rows;
     let outer_g = outer_polynomial::<E>();
-    let outer = sumcheck::prove_claimed(
-        vec![
-            Table::Dense(Mle::new(eq_table(&tau)).expect("power of two")),
-            lazy(n, &fa),
-            lazy(n, &fb),
-            lazy(n, &fc),
-        ],
-        &outer_g,
-        E::ZERO,
-        &mut t,
-    )?;
-    let abc = [outer.values[1], outer.values[2], outer.values[3]];
+    t.append_elements(b"sumcheck claim", &[E::ZERO]);
+    let outer = if layout.log_rows == 0 {
+        let lift = |v: &[F]| Table::Dense(Mle::new(vec![E::from_base(v[0])]).expect("one value"));
+        let eq = Table::Dense(Mle::new(eq_table(&tau)).expect("one value"));
+        sumcheck::prove_rounds(
+            vec![eq, lift(&az), lift(&bz), lift(&cz)],
+            &outer_g,
+            E::ZERO,
+            &mut t,
+        )?
+    } else {
+        // Round one in the base field (Az, Bz, Cz are base-field tables; only eq(τ, ·)
+        // is in the extension), then the generic rounds on tables of half size.
+        let eq = eq_table(&tau);
+        let msg = outer_first_round(&eq, &az, &bz, &cz);
+        let (r, running) = sumcheck::absorb_round(&msg, E::ZERO, &mut t);
+        let mut eq = Mle::new(eq).expect("power of two");
+        eq.fix_first_in_place(r).expect("a variable to bind");
+        let tables = vec![
+            Table::Dense(eq),
+            Table::Dense(bind_base(&az, r)),
+            Table::Dense(bind_base(&bz, r)),
+            Table::Dense(bind_base(&cz, r)),
+        ];
+        let (mut rounds, mut point, values) =
+            sumcheck::prove_rounds(tables, &outer_g, running, &mut t)?;
+        rounds.insert(0, msg);
+        point.insert(0, r);
+        (rounds, point, values)
+    };
+    let (outer_rounds, outer_point, outer_values) = outer;
+    let abc = [outer_values[1], outer_values[2], outer_values[3]];
     t.append_elements(b"abc at r_x", &abc);
     lap("outer sumcheck", &mut timings);
 
     // Inner sumcheck over the columns.
     let weights: [E; 3] = t.challenges(b"r_abc", 3).try_into().expect("three");
-    let m = combined_columns(r1cs, &layout, &eq_table(&outer.point), weights);
+    let m = combined_columns(r1cs, &layout, &eq_table(&outer_point), weights);
     let mut z_cols = vec![F::ZERO; 1 << layout.log_cols];
     for (v, x) in z.iter().enumerate() {
         z_cols[layout.column(v)] = *x;
     }
-    let fz = |j: usize| E::from_base(z_cols[j]);
     lap("combined matrix row M(r_x, ·)", &mut timings);
     let inner_claim = weights[0] * abc[0] + weights[1] * abc[1] + weights[2] * abc[2];
-    let inner = sumcheck::prove_claimed(
-        vec![
-            Table::Dense(Mle::new(m).expect("power of two")),
-            Table::Lazy {
-                num_vars: layout.log_cols,
-                value: &fz,
-            },
-        ],
+    // log_cols ≥ 1 always (the public half exists): round one with Z in the base field.
+    t.append_elements(b"sumcheck claim", &[inner_claim]);
+    let msg = inner_first_round(&m, &z_cols);
+    let (r, running) = sumcheck::absorb_round(&msg, inner_claim, &mut t);
+    let mut m = Mle::new(m).expect("power of two");
+    m.fix_first_in_place(r).expect("a variable to bind");
+    let (mut inner_rounds, mut inner_point, _) = sumcheck::prove_rounds(
+        vec![Table::Dense(m), Table::Dense(bind_base(&z_cols, r))],
         &inner_polynomial::<E>(),
-        inner_claim,
+        running,
         &mut t,
     )?;
+    inner_rounds.insert(0, msg);
+    inner_point.insert(0, r);
     lap("inner sumcheck", &mut timings);
     let (witness_eval, opening) =
-        fastzk_pcs::open(&params.pcs, &committed, &inner.point[1..], &mut t)?;
+        fastzk_pcs::open(&params.pcs, &committed, &inner_point[1..], &mut t)?;
     lap("open the witness commitment", &mut timings);
     let proof = Proof {
         witness: committed.commitment,
-        outer: outer.proof,
+        outer: SumcheckProof {
+            rounds: outer_rounds,
+        },
         abc,
-        inner: inner.proof,
+        inner: SumcheckProof {
+            rounds: inner_rounds,
+        },
         witness_eval,
         opening,
     };
     Ok((proof, timings))
+}
+
+/// Pairs per rayon task in the base-field first rounds.
+const FIRST_ROUND_CHUNK: usize = 1 << 12;
+
+/// A base-field table with its first variable bound to an extension challenge.
+fn bind_base<F: NttField, E: ExtensionOf<F>>(v: &[F], r: E) -> Mle<E> {
+    let half = v.len() / 2;
+    let evals = (0..half)
+        .into_par_iter()
+        .with_min_len(FIRST_ROUND_CHUNK)
+        .map(|j| E::from_base(v[j]) + r.mul_base(v[j + half] - v[j]))
+        .collect();
+    Mle::new(evals).expect("a power of two")
+}
+
+/// The outer sumcheck's first message `s(0), s(2), s(3)` for `eq·(Az·Bz − Cz)`, with
+/// `Az·Bz − Cz` at each point computed in the base field and one base-by-extension
+/// product by `eq` (the generic round would lift all four tables).
+fn outer_first_round<F: NttField, E: ExtensionOf<F>>(
+    eq: &[E],
+    az: &[F],
+    bz: &[F],
+    cz: &[F],
+) -> Vec<E> {
+    let half = eq.len() / 2;
+    let sums = (0..half)
+        .into_par_iter()
+        .with_min_len(FIRST_ROUND_CHUNK)
+        .fold(
+            || [E::ZERO; 3],
+            |mut acc, j| {
+                let (a1, b1, c1, e1) = (az[j + half], bz[j + half], cz[j + half], eq[j + half]);
+                let (da, db, dc, de) = (a1 - az[j], b1 - bz[j], c1 - cz[j], e1 - eq[j]);
+                acc[0] += eq[j].mul_base(az[j] * bz[j] - cz[j]);
+                let (a2, b2, c2, e2) = (a1 + da, b1 + db, c1 + dc, e1 + de);
+                acc[1] += e2.mul_base(a2 * b2 - c2);
+                let (a3, b3, c3, e3) = (a2 + da, b2 + db, c2 + dc, e2 + de);
+                acc[2] += e3.mul_base(a3 * b3 - c3);
+                acc
+            },
+        )
+        .reduce(
+            || [E::ZERO; 3],
+            |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]],
+        );
+    sums.to_vec()
+}
+
+/// The inner sumcheck's first message `s(0), s(2)` for `M·Z` with `Z` in the base field.
+fn inner_first_round<F: NttField, E: ExtensionOf<F>>(m: &[E], z: &[F]) -> Vec<E> {
+    let half = m.len() / 2;
+    let sums = (0..half)
+        .into_par_iter()
+        .with_min_len(FIRST_ROUND_CHUNK)
+        .fold(
+            || [E::ZERO; 2],
+            |mut acc, j| {
+                let (m1, z1) = (m[j + half], z[j + half]);
+                acc[0] += m[j].mul_base(z[j]);
+                acc[1] += (m1 + m1 - m[j]).mul_base(z1 + z1 - z[j]);
+                acc
+            },
+        )
+        .reduce(|| [E::ZERO; 2], |a, b| [a[0] + b[0], a[1] + b[1]]);
+    sums.to_vec()
 }
 
 /// `eq·(Az·Bz − Cz)` over tables `(eq, Az, Bz, Cz)`.
