@@ -258,6 +258,35 @@ mod tests {
     }
 
     #[test]
+    fn good_sections_pass_without_the_fallback() {
+        // The batched trials alone accept subgroup points (identities, repeats and
+        // negations included), whatever the split into tasks: a regression here would
+        // only show as every key falling back to the slow per-point test.
+        let base: Vec<Affine<bn254::G2Config>> = (1..=40u64)
+            .map(|k| {
+                Affine::<bn254::G2Config>::generator()
+                    .mul_bigint(&[k * 7919])
+                    .to_affine()
+            })
+            .collect();
+        let pts: Vec<_> = (0..3000)
+            .map(|i| match i % 13 {
+                0 => Affine::identity(),
+                4 => -base[i % 40],
+                _ => base[(i * 3) % 40],
+            })
+            .collect();
+        for seed in [[1u8; 32], [2u8; 32]] {
+            assert!(trials_pass(&pts, 13, 10, seed));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(7)
+            .build()
+            .unwrap();
+        assert!(pool.install(|| trials_pass(&pts, 13, 10, [3u8; 32])));
+    }
+
+    #[test]
     fn digits_do_not_depend_on_the_split() {
         let seed = [7u8; 32];
         let mut all = Digits::new(seed, 3, 0, 13);

@@ -109,7 +109,7 @@ fn the_lowest_failing_index_wins() {
     let mut pts = key_like::<G2>(4096, 6);
     pts[3000] = with_torsion::<G2>(10069, 6);
     let mut off = pts[1000];
-    off.y = off.y + <G2 as fastzk_curve::CurveConfig>::Base::ONE;
+    off.y += <G2 as fastzk_curve::CurveConfig>::Base::ONE;
     pts[1000] = off;
     assert_eq!(check_points(&pts), Err((1000, CurveError::NotOnCurve)));
     assert_eq!(check_points(&pts), check_points_exact(&pts, true));

@@ -14,8 +14,9 @@
 //!    `r_y`, where the verifier evaluates `M(r_x, r_y)` from the R1CS, `IO(r_y')` from the
 //!    public inputs, and `W(r_y')` through the commitment's opening.
 //!
-//! Every challenge is drawn in `E` (Goldilocks' quadratic extension, or BN254's scalar
-//! field itself); the committed witness stays in the base field. Zero knowledge (masked
+//! Every challenge is drawn in `E` (Goldilocks' cubic extension, or BN254's scalar field
+//! itself; the soundness calculator refuses anything under 128 bits); the committed
+//! witness and the first round of each sumcheck stay in the base field. Zero knowledge (masked
 //! sumchecks and hiding commitments) and the preprocessed SNARK mode (Spark) are not in
 //! this version: this proof reveals information about the witness.
 
