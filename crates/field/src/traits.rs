@@ -124,6 +124,11 @@ pub trait PrimeField: Field + Ord + PartialOrd {
     }
     /// Canonical (not Montgomery) little-endian bytes, `BYTES` long.
     fn to_le_bytes(&self) -> Vec<u8>;
+    /// Appends [`Self::to_le_bytes`] to `out`; fields override it to skip the allocation
+    /// (hashing millions of elements, writing files).
+    fn extend_le_bytes(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
     /// Parses canonical little-endian bytes; rejects wrong lengths and values `>= p`.
     fn from_le_bytes(bytes: &[u8]) -> Result<Self, FieldError>;
     /// Reduces arbitrary little-endian bytes modulo `p`.

@@ -60,7 +60,7 @@ macro_rules! absorb_prime {
     ($($f:ty),*) => {$(
         impl Absorb for $f {
             fn absorb_into(&self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
+                self.extend_le_bytes(out);
             }
         }
     )*};

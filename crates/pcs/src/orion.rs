@@ -157,7 +157,9 @@ pub struct EvalProof<F, E> {
 }
 
 fn leaf_bytes<F: NttField>(col: &[F]) -> Vec<u8> {
-    col.iter().flat_map(|x| x.to_le_bytes()).collect()
+    let mut out = Vec::with_capacity(col.len() * F::BYTES);
+    col.iter().for_each(|x| x.extend_le_bytes(&mut out));
+    out
 }
 
 /// Commits to the hypercube values `evals` (a power-of-two count).

@@ -68,7 +68,7 @@ impl Writer {
         self.0.extend_from_slice(&(v as u32).to_le_bytes());
     }
     fn base<F: PrimeField>(&mut self, x: &F) {
-        self.0.extend_from_slice(&x.to_le_bytes());
+        x.extend_le_bytes(&mut self.0);
     }
     fn ext<F: NttField, E: ExtensionOf<F>>(&mut self, x: &E) {
         for i in 0..E::DEGREE {

@@ -169,7 +169,7 @@ fn r1cs_digest<F: NttField>(r1cs: &R1cs<F>) -> [u8; 32] {
                     buf.extend_from_slice(&(cs.len() as u64).to_le_bytes());
                     for (c, v) in cs.iter().zip(vs) {
                         buf.extend_from_slice(&c.to_le_bytes());
-                        buf.extend_from_slice(&v.to_le_bytes());
+                        v.extend_le_bytes(&mut buf);
                     }
                 }
                 *blake3::hash(&buf).as_bytes()
@@ -191,7 +191,8 @@ fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F])
     p.extend_from_slice(&(pcs.proximity_reps as u64).to_le_bytes());
     t.append_bytes(b"parameters", &p);
     t.append_bytes(b"r1cs", &r1cs_digest(r1cs));
-    let bytes: Vec<u8> = public.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut bytes = Vec::with_capacity(public.len() * F::BYTES);
+    public.iter().for_each(|x| x.extend_le_bytes(&mut bytes));
     t.append_bytes(b"public inputs", &bytes);
     t
 }

@@ -177,6 +177,10 @@ pub fn bytes_round_trip<F: PrimeField>() {
         let mut want = a.to_bytes_le();
         want.resize(F::BYTES, 0);
         prop_assert_eq!(&bytes, &want);
+        // Appending gives the same bytes after whatever was there.
+        let mut appended = vec![0xa5];
+        x.extend_le_bytes(&mut appended);
+        prop_assert_eq!(&appended[1..], &want[..]);
         prop_assert_eq!(F::from_le_bytes(&bytes), Ok(x));
         prop_assert_eq!(x.to_biguint(), a.clone());
         prop_assert_eq!(format!("{x}"), a.to_string());

@@ -170,6 +170,9 @@ impl PrimeField for Goldilocks {
     fn to_le_bytes(&self) -> Vec<u8> {
         self.0.to_le_bytes().to_vec()
     }
+    fn extend_le_bytes(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.0.to_le_bytes());
+    }
     fn from_le_bytes(bytes: &[u8]) -> Result<Self, FieldError> {
         let arr: [u8; 8] = bytes.try_into().map_err(|_| FieldError::WrongLength {
             expected: 8,

@@ -296,6 +296,11 @@ impl<P: MontConfig<N>, const N: usize> PrimeField for Fp<P, N> {
         self.write_le_bytes(&mut out);
         out
     }
+    fn extend_le_bytes(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + 8 * N, 0);
+        self.write_le_bytes(&mut out[start..]);
+    }
     fn from_le_bytes(bytes: &[u8]) -> Result<Self, FieldError> {
         Self::from_le_bytes_impl(bytes)
     }
