@@ -163,7 +163,7 @@ pub fn decode_points<C: SerializableCurve + MsmCurve>(
         .map(|(i, chunk)| decode_point(chunk, each, ctx).map_err(|e| e.at(i as u64)))
         .collect::<Result<_>>()?;
     if check == PointCheck::Subgroup {
-        membership::check_points(&points).map_err(|(i, e)| {
+        membership::check_subgroup(&points).map_err(|(i, e)| {
             let encoding = <SnarkjsLem as PointEncoding<C>>::NAME;
             let e = match e {
                 CurveError::NotOnCurve => SerializeError::NotOnCurve { encoding },

@@ -102,9 +102,28 @@ pub fn strategy<C: MsmCurve>(n: usize) -> Strategy {
 /// Checks that every point is on the curve and in the order-`r` subgroup; on failure,
 /// the lowest failing index and why. Digits come from the OS CSPRNG.
 pub fn check_points<C: MsmCurve>(points: &[Affine<C>]) -> Result<(), (usize, CurveError)> {
+    check_points_seeded(points, os_seed())
+}
+
+/// [`check_points`] for points a reader has already checked on the curve: only the
+/// subgroup test is done (per point or batched, as [`strategy`] says).
+pub fn check_subgroup<C: MsmCurve>(points: &[Affine<C>]) -> Result<(), (usize, CurveError)> {
+    match strategy::<C>(points.len()) {
+        Strategy::Batched { bits, trials } if trials_pass(points, bits, trials, os_seed()) => {
+            Ok(())
+        }
+        Strategy::Batched { .. } => check_points_exact(points, true),
+        Strategy::PerPoint => points
+            .par_iter()
+            .position_first(|p| !p.is_in_correct_subgroup())
+            .map_or(Ok(()), |i| Err((i, CurveError::NotInSubgroup))),
+    }
+}
+
+fn os_seed() -> [u8; 32] {
     let mut seed = [0u8; 32];
     OsRng.fill_bytes(&mut seed);
-    check_points_seeded(points, seed)
+    seed
 }
 
 /// [`check_points`] with the digits drawn from `seed`: deterministic, for tests only (a

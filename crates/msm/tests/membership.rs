@@ -133,3 +133,18 @@ fn per_point_groups_agree_with_the_exact_test() {
     assert_eq!(check_points(&empty), Ok(()));
     assert_eq!(check_points(&key_like::<bn254::G1Config>(3000, 10)), Ok(()));
 }
+
+#[test]
+fn subgroup_only_agrees_on_points_already_on_the_curve() {
+    use fastzk_msm::membership::check_subgroup;
+    let mut g2 = key_like::<G2>(4096, 11);
+    assert_eq!(check_subgroup(&g2), Ok(()));
+    g2[3333] = with_torsion::<G2>(10069, 11);
+    assert_eq!(check_subgroup(&g2), Err((3333, CurveError::NotInSubgroup)));
+    let mut small = key_like::<bls12_381::G1Config>(300, 12);
+    assert_eq!(check_subgroup(&small), Ok(()));
+    small[9] = with_torsion::<bls12_381::G1Config>(3, 12);
+    small[200] = with_torsion::<bls12_381::G1Config>(3, 13);
+    assert_eq!(check_subgroup(&small), Err((9, CurveError::NotInSubgroup)));
+    assert_eq!(check_subgroup::<G2>(&[]), Ok(()));
+}

@@ -408,9 +408,8 @@ pub fn verify<F: Field + Absorb>(
                 got: msg.len(),
             });
         }
-        transcript.append_elements(b"sumcheck round", msg);
-        let r: F = transcript.challenge(b"sumcheck challenge");
-        running = next_claim(running, msg, r);
+        let r;
+        (r, running) = absorb_round(msg, running, transcript);
         point.push(r);
     }
     Ok((point, running))

@@ -472,46 +472,51 @@ fn outer_first_round<F: NttField, E: ExtensionOf<F>>(
     cz: &[F],
 ) -> Vec<E> {
     let half = eq.len() / 2;
-    let sums = (0..half)
-        .into_par_iter()
-        .with_min_len(FIRST_ROUND_CHUNK)
-        .fold(
-            || [E::ZERO; 3],
-            |mut acc, j| {
-                let (a1, b1, c1, e1) = (az[j + half], bz[j + half], cz[j + half], eq[j + half]);
-                let (da, db, dc, de) = (a1 - az[j], b1 - bz[j], c1 - cz[j], e1 - eq[j]);
-                acc[0] += eq[j].mul_base(az[j] * bz[j] - cz[j]);
-                let (a2, b2, c2, e2) = (a1 + da, b1 + db, c1 + dc, e1 + de);
-                acc[1] += e2.mul_base(a2 * b2 - c2);
-                let (a3, b3, c3, e3) = (a2 + da, b2 + db, c2 + dc, e2 + de);
-                acc[2] += e3.mul_base(a3 * b3 - c3);
-                acc
-            },
-        )
-        .reduce(
-            || [E::ZERO; 3],
-            |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]],
-        );
-    sums.to_vec()
+    sum_over_pairs::<E, 3>(half, |j, acc| {
+        let (a1, b1, c1, e1) = (az[j + half], bz[j + half], cz[j + half], eq[j + half]);
+        let (da, db, dc, de) = (a1 - az[j], b1 - bz[j], c1 - cz[j], e1 - eq[j]);
+        acc[0] += eq[j].mul_base(az[j] * bz[j] - cz[j]);
+        let (a2, b2, c2, e2) = (a1 + da, b1 + db, c1 + dc, e1 + de);
+        acc[1] += e2.mul_base(a2 * b2 - c2);
+        let (a3, b3, c3, e3) = (a2 + da, b2 + db, c2 + dc, e2 + de);
+        acc[2] += e3.mul_base(a3 * b3 - c3);
+    })
 }
 
 /// The inner sumcheck's first message `s(0), s(2)` for `M·Z` with `Z` in the base field.
 fn inner_first_round<F: NttField, E: ExtensionOf<F>>(m: &[E], z: &[F]) -> Vec<E> {
     let half = m.len() / 2;
-    let sums = (0..half)
+    sum_over_pairs::<E, 2>(half, |j, acc| {
+        let (m1, z1) = (m[j + half], z[j + half]);
+        acc[0] += m[j].mul_base(z[j]);
+        acc[1] += (m1 + m1 - m[j]).mul_base(z1 + z1 - z[j]);
+    })
+}
+
+/// `Σ_j` of what `add(j, ·)` adds for each pair `j < half`, in parallel: a round
+/// message's `K` values.
+fn sum_over_pairs<E: fastzk_field::Field, const K: usize>(
+    half: usize,
+    add: impl Fn(usize, &mut [E; K]) + Sync + Send,
+) -> Vec<E> {
+    (0..half)
         .into_par_iter()
         .with_min_len(FIRST_ROUND_CHUNK)
         .fold(
-            || [E::ZERO; 2],
+            || [E::ZERO; K],
             |mut acc, j| {
-                let (m1, z1) = (m[j + half], z[j + half]);
-                acc[0] += m[j].mul_base(z[j]);
-                acc[1] += (m1 + m1 - m[j]).mul_base(z1 + z1 - z[j]);
+                add(j, &mut acc);
                 acc
             },
         )
-        .reduce(|| [E::ZERO; 2], |a, b| [a[0] + b[0], a[1] + b[1]]);
-    sums.to_vec()
+        .reduce(
+            || [E::ZERO; K],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+        .to_vec()
 }
 
 /// `eq·(Az·Bz − Cz)` over tables `(eq, Az, Bz, Cz)`.
@@ -585,21 +590,11 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
     // M(r_x, r_y) from the R1CS: O(nnz).
     let m_at = combined_at(r1cs, &layout, &r_x, &r_y, weights);
     // IO(r_y') from the public inputs: (1, public, 0, …).
+    let eq_io = SplitEq::new(&r_y[1..]);
     let io_at: E = std::iter::once(F::ONE)
         .chain(public.iter().copied())
         .enumerate()
-        .map(|(k, x)| {
-            let bits: Vec<E> = (0..layout.log_cols - 1)
-                .map(|b| {
-                    if (k >> (layout.log_cols - 2 - b)) & 1 == 1 {
-                        E::ONE
-                    } else {
-                        E::ZERO
-                    }
-                })
-                .collect();
-            eq_eval(&r_y[1..], &bits).expect("same length").mul_base(x)
-        })
+        .map(|(k, x)| eq_io.at(k).mul_base(x))
         .sum();
     let z_at = (E::ONE - r_y[0]) * proof.witness_eval + r_y[0] * io_at;
     if last != m_at * z_at {
