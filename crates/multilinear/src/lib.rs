@@ -4,16 +4,19 @@
 //!   variable, evaluation, `eq` tables;
 //! * [`sumcheck`]: a generic prover and verifier for sums of products of tables of any
 //!   degree, batched claims, and lazily recomputed tables (NoCap §V);
+//! * [`mask`]: the masking polynomial of a zero-knowledge sumcheck (Libra);
 //! * [`transcript`]: the Fiat–Shamir transcript (SHA3-256 or BLAKE3).
 //!
 //! Everything is generic over [`fastzk_field::Field`]: BN254's scalar field directly,
 //! Goldilocks through its extension (a sumcheck's soundness error is `n·d/|F|`, too
 //! large over 64 bits alone).
 
+pub mod mask;
 pub mod mle;
 pub mod sumcheck;
 pub mod transcript;
 
+pub use mask::UnivariateMask;
 pub use mle::{eq_eval, eq_table, Mle};
 pub use sumcheck::{SumOfProducts, SumcheckProof, Table};
 pub use transcript::{Absorb, HashKind, Transcript};

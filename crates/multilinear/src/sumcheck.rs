@@ -20,6 +20,7 @@
 use fastzk_field::Field;
 use rayon::prelude::*;
 
+use crate::mask::UnivariateMask;
 use crate::mle::Mle;
 use crate::transcript::{Absorb, Transcript};
 use crate::SumcheckError;
@@ -148,6 +149,21 @@ impl<F: Field> Table<'_, F> {
         }
     }
 
+    /// A lazy table stored as it is (no variable bound).
+    fn bind_none(self) -> Mle<F> {
+        match self {
+            Table::Dense(m) => m,
+            Table::Lazy { num_vars, value } => {
+                let evals = (0..1usize << num_vars)
+                    .into_par_iter()
+                    .with_min_len(CHUNK)
+                    .map(value)
+                    .collect();
+                Mle::new(evals).expect("a power of two")
+            }
+        }
+    }
+
     /// Binds the first variable, turning a lazy table into a stored one of half size.
     fn bind(self, r: F) -> Mle<F> {
         match self {
@@ -235,12 +251,59 @@ pub fn prove_rounds<F: Field + Absorb>(
     transcript: &mut Transcript,
 ) -> Result<Rounds<F>, SumcheckError> {
     let n = check_tables(&tables, g)?;
-    let mut rounds = Vec::with_capacity(n);
-    let mut point = Vec::with_capacity(n);
+    let run = run_rounds(tables, g, claim, n, None, transcript)?;
+    // (`g(values) = running` holds when the claim was the true sum; a caller's wrong
+    // claim is for the verifier to reject, not a reason to stop here.)
+    let values = run.tables.iter().map(|t| t.evals()[0]).collect::<Vec<_>>();
+    Ok((run.rounds, run.point, values))
+}
+
+/// A zero-knowledge sumcheck's mask: the masking polynomial, its weight `ρ`, and the
+/// challenges of the rounds the caller ran before (the mask's variables are the whole
+/// sumcheck's).
+pub struct Masking<'a, F> {
+    pub mask: &'a UnivariateMask<F>,
+    pub rho: F,
+    pub earlier: Vec<F>,
+}
+
+/// Where [`run_rounds`] stopped.
+pub struct RunState<F> {
+    pub rounds: Vec<Vec<F>>,
+    pub point: Vec<F>,
+    /// The claim for the rest of the sum.
+    pub running: F,
+    /// The tables with the rounds' variables bound.
+    pub tables: Vec<Mle<F>>,
+}
+
+/// `count` rounds of the sumcheck of `g` (plus `ρ·p` when masked) from a running claim.
+pub fn run_rounds<F: Field + Absorb>(
+    tables: Vec<Table<'_, F>>,
+    g: &SumOfProducts<F>,
+    claim: F,
+    count: usize,
+    masking: Option<&Masking<'_, F>>,
+    transcript: &mut Transcript,
+) -> Result<RunState<F>, SumcheckError> {
+    let n = check_tables(&tables, g)?;
+    if count > n {
+        return Err(SumcheckError::RoundCount {
+            expected: n,
+            got: count,
+        });
+    }
+    let mut rounds = Vec::with_capacity(count);
+    let mut point: Vec<F> = Vec::with_capacity(count);
     let mut running = claim;
     let mut current: Vec<Table<'_, F>> = tables;
-    for _ in 0..n {
-        let msg = round_message(&current, g);
+    for _ in 0..count {
+        let mut msg = round_message(&current, g);
+        if let Some(m) = masking {
+            let prefix: Vec<F> = m.earlier.iter().chain(&point).copied().collect();
+            let pm = m.mask.round_message(&prefix, msg.len());
+            msg.iter_mut().zip(pm).for_each(|(a, b)| *a += m.rho * b);
+        }
         let r;
         (r, running) = absorb_round(&msg, running, transcript);
         current = current
@@ -250,10 +313,19 @@ pub fn prove_rounds<F: Field + Absorb>(
         rounds.push(msg);
         point.push(r);
     }
-    // (`g(values) = running` holds when the claim was the true sum; a caller's wrong
-    // claim is for the verifier to reject, not a reason to stop here.)
-    let values = current.iter().map(|t| t.at(0)).collect::<Vec<_>>();
-    Ok((rounds, point, values))
+    let tables = current
+        .into_iter()
+        .map(|t| match t {
+            Table::Dense(m) => m,
+            lazy => lazy.bind_none(),
+        })
+        .collect();
+    Ok(RunState {
+        rounds,
+        point,
+        running,
+        tables,
+    })
 }
 
 /// Absorbs one round's message and draws its challenge `r`; returns `r` and the next
@@ -391,20 +463,30 @@ pub fn verify<F: Field + Absorb>(
     proof: &SumcheckProof<F>,
     transcript: &mut Transcript,
 ) -> Result<(Vec<F>, F), SumcheckError> {
-    if proof.rounds.len() != num_vars {
+    verify_lens(claim, &vec![message_len; num_vars], proof, transcript)
+}
+
+/// [`verify`] for rounds of different degrees: round `i` sends `lens[i]` values.
+pub fn verify_lens<F: Field + Absorb>(
+    claim: F,
+    lens: &[usize],
+    proof: &SumcheckProof<F>,
+    transcript: &mut Transcript,
+) -> Result<(Vec<F>, F), SumcheckError> {
+    if proof.rounds.len() != lens.len() {
         return Err(SumcheckError::RoundCount {
-            expected: num_vars,
+            expected: lens.len(),
             got: proof.rounds.len(),
         });
     }
     transcript.append_elements(b"sumcheck claim", &[claim]);
     let mut running = claim;
-    let mut point = Vec::with_capacity(num_vars);
-    for (i, msg) in proof.rounds.iter().enumerate() {
-        if msg.len() != message_len {
+    let mut point = Vec::with_capacity(lens.len());
+    for (i, (msg, &len)) in proof.rounds.iter().zip(lens).enumerate() {
+        if msg.len() != len || len == 0 {
             return Err(SumcheckError::MessageLength {
                 round: i,
-                expected: message_len,
+                expected: len,
                 got: msg.len(),
             });
         }

@@ -4,10 +4,12 @@
 
 use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2};
 use fastzk_multilinear::mle::evaluate_naive;
-use fastzk_multilinear::sumcheck::{batch_claims, prove, verify, verify_with_values, ProverOutput};
+use fastzk_multilinear::sumcheck::{
+    batch_claims, prove, run_rounds, verify, verify_lens, verify_with_values, Masking, ProverOutput,
+};
 use fastzk_multilinear::{
-    eq_eval, eq_table, Absorb, HashKind, Mle, MleError, SumOfProducts, SumcheckError, Table,
-    Transcript,
+    eq_eval, eq_table, Absorb, HashKind, Mle, MleError, SumOfProducts, SumcheckError,
+    SumcheckProof, Table, Transcript, UnivariateMask,
 };
 use fastzk_testing::gen::rng;
 use rand_chacha::ChaCha20Rng;
@@ -359,4 +361,101 @@ fn a_known_claim_skips_the_summing_pass() {
         verify_with_values(wrong.claim, n, &g, &wrong.proof, &wrong.values, &mut tv),
         Err(SumcheckError::FinalCheck)
     );
+}
+
+/// The masking polynomial against the hypercube: its sum, its value, and each round's
+/// message (the sum over the remaining variables with the earlier ones bound).
+#[test]
+fn univariate_mask_matches_brute_force() {
+    let mut r = rng(41);
+    for degrees in [vec![3], vec![3, 3, 5], vec![2, 2, 2, 2, 2]] {
+        let n = degrees.len();
+        let p = UnivariateMask::<Gl2>::random(&degrees, &mut r);
+        let at = |x: &[Gl2]| p.evaluate(x);
+        let total: Gl2 = (0..1usize << n).map(|i| at(&bits(i, n))).sum();
+        assert_eq!(p.sum(), total);
+        let point: Vec<Gl2> = random_vec(&mut r, n);
+        let direct: Gl2 = p.constant
+            + (0..n)
+                .map(|i| {
+                    let mut pw = Gl2::ONE;
+                    p.coeffs[i]
+                        .iter()
+                        .map(|c| {
+                            pw *= point[i];
+                            *c * pw
+                        })
+                        .sum::<Gl2>()
+                })
+                .sum::<Gl2>();
+        assert_eq!(at(&point), direct);
+        for i in 0..n {
+            let len = degrees[i];
+            let msg = p.round_message(&point[..i], len);
+            let xs: Vec<u64> = std::iter::once(0).chain(2..=len as u64).collect();
+            for (m, &x) in msg.iter().zip(&xs) {
+                let rest = n - i - 1;
+                let expect: Gl2 = (0..1usize << rest)
+                    .map(|k| {
+                        let mut pt = point[..i].to_vec();
+                        pt.push(Gl2::from_u64(x));
+                        pt.extend(bits::<Gl2>(k, rest));
+                        at(&pt)
+                    })
+                    .sum();
+                assert_eq!(*m, expect, "degrees {degrees:?} round {i} X={x}");
+            }
+        }
+    }
+}
+
+/// A masked sumcheck proves `Σ (g + ρ·p) = H + ρ·P` and ends at `g(f(r)) + ρ·p(r)`;
+/// its messages differ from the unmasked ones; a wrong mask sum is rejected.
+#[test]
+fn masked_sumcheck_verifies_and_hides_the_messages() {
+    let mut r = rng(43);
+    let n = 6;
+    let g = spartan_like::<Gl2>();
+    let tables: Vec<Vec<Gl2>> = (0..5).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let h = hypercube_sum(&tables, &g);
+    let p = UnivariateMask::<Gl2>::random(&vec![g.degree(); n], &mut r);
+    let rho = Gl2::random(&mut r);
+    let claim = h + rho * p.sum();
+    let dense = || {
+        tables
+            .iter()
+            .map(|t| Table::Dense(Mle::new(t.clone()).unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let masking = Masking {
+        mask: &p,
+        rho,
+        earlier: vec![],
+    };
+    let mut tp = Transcript::new(HashKind::Blake3, b"masked");
+    tp.append_elements(b"sumcheck claim", &[claim]);
+    let run = run_rounds(dense(), &g, claim, n, Some(&masking), &mut tp).unwrap();
+    let values: Vec<Gl2> = run.tables.iter().map(|t| t.evals()[0]).collect();
+    let proof = SumcheckProof { rounds: run.rounds };
+    let mut tv = Transcript::new(HashKind::Blake3, b"masked");
+    let (point, last) = verify_lens(claim, &vec![g.message_len(); n], &proof, &mut tv).unwrap();
+    assert_eq!(point, run.point);
+    assert_eq!(
+        last,
+        g.evaluate(&values).unwrap() + rho * p.evaluate(&point)
+    );
+    let mut tu = Transcript::new(HashKind::Blake3, b"masked");
+    let plain = run_rounds(dense(), &g, h, n, None, &mut tu).unwrap();
+    assert_ne!(plain.rounds[0], proof.rounds[0]);
+    // A mask sum one off: the verifier's final check fails.
+    let mut tv = Transcript::new(HashKind::Blake3, b"masked");
+    let (point, last) =
+        verify_lens(claim + Gl2::ONE, &vec![g.message_len(); n], &proof, &mut tv).unwrap();
+    let values_there: Gl2 = g.evaluate(&values).unwrap() + rho * p.evaluate(&point);
+    assert_ne!(last, values_there);
+    // Rounds of the wrong length are refused.
+    let mut tv = Transcript::new(HashKind::Blake3, b"masked");
+    let mut lens = vec![g.message_len(); n];
+    lens[n - 1] += 1;
+    assert!(verify_lens(claim, &lens, &proof, &mut tv).is_err());
 }

@@ -3,7 +3,7 @@
 //! * [`merkle`]: Merkle trees over SHA3-256 or BLAKE3 digests, parallel construction,
 //!   batch openings;
 //! * [`orion`]: the Orion polynomial commitment with Reed–Solomon codes (Shockwave's
-//!   substitution, NoCap's parameters by default: 128 rows, rate 1/4, 189 queries).
+//!   substitution, NoCap's parameters by default: 128 rows, rate 1/4; hiding).
 //!
 //! The Fiat–Shamir transcript is `fastzk_multilinear::Transcript`.
 
@@ -11,7 +11,10 @@ pub mod merkle;
 pub mod orion;
 
 pub use merkle::{Digest, MerkleTree, MultiProof};
-pub use orion::{commit, open, verify, Commitment, Committed, EvalProof, ExtensionOf, OrionParams};
+pub use orion::{
+    block_weights, commit, open, verify, Commitment, Committed, EvalProof, ExtensionOf,
+    OrionParams, Salt,
+};
 
 /// Why a commitment could not be made or an opening was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

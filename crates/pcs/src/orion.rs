@@ -13,11 +13,29 @@
 //! Merkle proof), checks them against the same combinations of the opened column, then
 //! checks `y = ⟨u, eq(r_col)⟩`. Challenges and `u`, `v_k` live in an extension `E` of the
 //! committed field (Goldilocks' is too small alone); committed data stays in the base
-//! field. Zero knowledge is not part of this layer.
+//! field.
+//!
+//! The commitment holds any number of rows of `C` values (several polynomials of the
+//! same size stacked, and a few extra rows); an opening proves
+//! `Σ_i w_i·⟨row_i, eq(r_col)⟩` for row weights `w` of the caller's choice — a
+//! polynomial's value at `(r_row, r_col)` is the case `w = eq(r_row)`, a combination
+//! `Σ_b β_b·f_b(r)` of stacked polynomials the case `w = (β_b·eq(r_row))_b`
+//! ([`block_weights`]). Spartan's zero-knowledge prover opens `W + ρ'·R` and its mask
+//! rows this way.
+//!
+//! **Hiding** (`OrionParams::hiding`, Ligero's recipe): each row is encoded together
+//! with `t = queries` random coefficients after its `C` values (the code has dimension
+//! `C + t`), so the `≤ t` symbols a row shows in the opened columns are uniform whatever
+//! the row holds; `E::DEGREE` random rows per proximity repetition enter each `v_k`
+//! (weighted by `γ_k` like every row), so `v_k` is uniform; leaves are salted
+//! (`H(salt ‖ column)`, 16 random bytes each, sent for the opened columns), so the
+//! unopened columns' digests say nothing. `u` is *not* masked here: the caller makes
+//! it uniform by opening a combination with a random block (see `fastzk-spartan`).
 
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
 use fastzk_multilinear::{eq_table, Absorb, HashKind, Transcript};
 use fastzk_poly::{Order, ReedSolomon};
+use rand_core::RngCore;
 use rayon::prelude::*;
 
 use crate::merkle::{self, Digest, MerkleTree, MultiProof};
@@ -97,34 +115,91 @@ pub struct OrionParams {
     /// Random combinations in the proximity test.
     pub proximity_reps: usize,
     pub hash: HashKind,
+    /// Hide the committed values (random tails, masking rows, salted leaves).
+    pub hiding: bool,
 }
 
 impl Default for OrionParams {
+    /// NoCap's 128 rows, rate 1/4 and one proximity test, hiding; 196 queries instead of
+    /// 189 because the random tails raise the rate up to `(1 + 1/16)/4` (the soundness
+    /// calculator checks every instance).
     fn default() -> Self {
         Self {
             log_rows: 7,
             log_blowup: 2,
-            queries: 189,
+            queries: 196,
             proximity_reps: 1,
             hash: HashKind::Blake3,
+            hiding: true,
         }
     }
 }
 
+/// A leaf's random salt.
+pub type Salt = [u8; 16];
+
 impl OrionParams {
+    /// Random coefficients encoded after each row's values.
+    pub fn tails(&self) -> usize {
+        if self.hiding {
+            self.queries
+        } else {
+            0
+        }
+    }
+
+    /// Random rows that enter the proximity combinations.
+    pub fn mask_rows(&self, degree: usize) -> usize {
+        if self.hiding {
+            degree * self.proximity_reps
+        } else {
+            0
+        }
+    }
+
     /// `(log R, log C)` for a polynomial in `num_vars` variables: as many rows as allowed
-    /// while there are at least as many columns.
+    /// while there are at least as many columns, and (hiding) at least `16·tails`
+    /// columns where the size allows, so that the tails cost little rate — but two rows
+    /// from two variables on (a caller may reserve a row).
     pub fn shape(&self, num_vars: usize) -> (usize, usize) {
-        let log_rows = (self.log_rows as usize).min(num_vars / 2);
+        let min_log_c = (16 * self.tails()).next_power_of_two().trailing_zeros() as usize;
+        let log_rows = (self.log_rows as usize)
+            .min(num_vars / 2)
+            .min(num_vars.saturating_sub(min_log_c))
+            .max(usize::from(num_vars >= 2 && self.log_rows > 0));
         (log_rows, num_vars - log_rows)
     }
 
-    fn code(&self) -> ReedSolomon {
-        ReedSolomon {
-            log_blowup: self.log_blowup,
-            output: Order::Natural,
+    /// The codeword length for rows of `cols` values: `cols·2^log_blowup`, doubled while
+    /// the tails push the rate more than 1/16 above `2^−log_blowup`.
+    pub fn code_len(&self, cols: usize) -> usize {
+        let scaled = (cols + self.tails()) << self.log_blowup;
+        let mut n = cols << self.log_blowup;
+        while scaled * 16 > n * 17 {
+            n *= 2;
         }
+        n
     }
+
+    /// The code's rate for rows of `cols` values: `(cols + tails) / code_len`.
+    pub fn rate(&self, cols: usize) -> f64 {
+        (cols + self.tails()) as f64 / self.code_len(cols) as f64
+    }
+}
+
+/// Encodes each row of the row-major `messages` (rows of `k` values) into `n` symbols:
+/// zero-padded to `n`, then one NTT (a Reed–Solomon code of dimension `k`).
+fn encode_rows<F: NttField>(messages: &[F], k: usize, n: usize) -> Result<Vec<F>, PcsError> {
+    let mut padded = vec![F::ZERO; messages.len() / k.max(1) * n];
+    padded
+        .par_chunks_mut(n)
+        .zip(messages.par_chunks(k.max(1)))
+        .for_each(|(o, m)| o[..m.len()].copy_from_slice(m));
+    let code = ReedSolomon {
+        log_blowup: 0,
+        output: Order::Natural,
+    };
+    Ok(code.encode_batch(&padded, n)?)
 }
 
 /// What the verifier holds: the Merkle root and the number of variables.
@@ -137,10 +212,14 @@ pub struct Commitment {
 /// The prover's side of a commitment.
 pub struct Committed<F> {
     pub commitment: Commitment,
-    /// `R × C`, row-major.
-    matrix: Vec<F>,
-    /// The encoded matrix by columns: column `j` is `columns[j·R .. (j+1)·R]`.
+    /// Committed rows (the masking rows apart).
+    rows: usize,
+    /// Every row's message (the blocks' rows, then the masking rows), each `C + tails`
+    /// long, row-major.
+    messages: Vec<F>,
+    /// The encoded matrix by columns: column `j` is `columns[j·H .. (j+1)·H]`, `H` rows.
     columns: Vec<F>,
+    salts: Vec<Salt>,
     tree: MerkleTree,
 }
 
@@ -153,41 +232,116 @@ pub struct EvalProof<F, E> {
     pub row_eval: Vec<E>,
     /// The opened columns, in increasing column order (repeated queries once).
     pub columns: Vec<Vec<F>>,
+    /// Their leaves' salts (hiding only).
+    pub salts: Vec<Salt>,
     pub merkle: MultiProof,
 }
 
-fn leaf_bytes<F: NttField>(col: &[F]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(col.len() * F::BYTES);
-    col.iter().for_each(|x| x.extend_le_bytes(&mut out));
-    out
+/// A column's leaf digest, salted when hiding.
+fn leaf<F: NttField>(kind: HashKind, salt: Option<&Salt>, col: &[F]) -> Digest {
+    let mut bytes = Vec::with_capacity(16 + col.len() * F::BYTES);
+    if let Some(s) = salt {
+        bytes.extend_from_slice(s);
+    }
+    col.iter().for_each(|x| x.extend_le_bytes(&mut bytes));
+    merkle::hash_leaf(kind, &bytes)
 }
 
-/// Commits to the hypercube values `evals` (a power-of-two count).
-pub fn commit<F: NttField>(params: &OrionParams, evals: &[F]) -> Result<Committed<F>, PcsError> {
-    if !evals.len().is_power_of_two() {
+/// The dimensions both sides derive from the parameters, the polynomial size and the
+/// number of committed rows.
+#[derive(Clone, Copy)]
+struct Dims {
+    log_c: usize,
+    cols: usize,
+    /// Row message length `cols + tails`.
+    k: usize,
+    /// Codeword length.
+    width: usize,
+    /// All rows: the committed ones and the masking rows.
+    height: usize,
+}
+
+fn dims(params: &OrionParams, num_vars: usize, rows: usize, degree: usize) -> Dims {
+    let (_, log_c) = params.shape(num_vars);
+    let cols = 1usize << log_c;
+    Dims {
+        log_c,
+        cols,
+        k: cols + params.tails(),
+        width: params.code_len(cols),
+        height: rows + params.mask_rows(degree),
+    }
+}
+
+/// The row weights and column point for `Σ_b β_b·f_b(point)` over polynomials `f_b` of
+/// `point.len()` variables committed one after the other.
+pub fn block_weights<E: Field>(params: &OrionParams, betas: &[E], point: &[E]) -> (Vec<E>, Vec<E>) {
+    let (log_r, _) = params.shape(point.len());
+    let eq_row = eq_table(&point[..log_r]);
+    let weights = betas
+        .iter()
+        .flat_map(|b| eq_row.iter().map(move |e| *b * *e))
+        .collect();
+    (weights, point[log_r..].to_vec())
+}
+
+/// Commits to `rows` (each slice holding whole rows of `C` values, `C` the column count
+/// of a polynomial in `num_vars` variables — [`OrionParams::shape`]); `rng` supplies the
+/// hiding randomness (unused otherwise).
+pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
+    params: &OrionParams,
+    num_vars: usize,
+    rows: &[&[F]],
+    rng: &mut R,
+) -> Result<Committed<F>, PcsError> {
+    let d0 = dims(params, num_vars, 0, E::DEGREE);
+    if num_vars >= usize::BITS as usize || rows.iter().any(|r| r.len() % d0.cols != 0) {
         return Err(PcsError::Shape(format!(
-            "{} values is not a power of two",
-            evals.len()
+            "rows of 2^{} values expected, got slices of {:?} values",
+            d0.log_c,
+            rows.iter().map(|r| r.len()).collect::<Vec<_>>()
         )));
     }
-    let num_vars = evals.len().trailing_zeros() as usize;
-    let (log_r, log_c) = params.shape(num_vars);
-    let (rows, cols) = (1usize << log_r, 1usize << log_c);
-    let encoded = params.code().encode_batch(evals, cols)?;
-    let width = cols << params.log_blowup;
+    let n_rows: usize = rows.iter().map(|r| r.len() / d0.cols).sum();
+    if n_rows == 0 {
+        return Err(PcsError::Shape("nothing to commit to".into()));
+    }
+    let d = dims(params, num_vars, n_rows, E::DEGREE);
+    let mut messages = vec![F::ZERO; d.height * d.k];
+    let all_rows = rows.iter().flat_map(|b| b.chunks(d.cols));
+    for (m, row) in messages.chunks_mut(d.k).zip(all_rows) {
+        m[..d.cols].copy_from_slice(row);
+        m[d.cols..].iter_mut().for_each(|x| *x = F::random(rng));
+    }
+    messages[n_rows * d.k..]
+        .iter_mut()
+        .for_each(|x| *x = F::random(rng));
+    let encoded = encode_rows(&messages, d.k, d.width)?;
     // Transpose so that each leaf's column is contiguous.
-    let mut columns = vec![F::ZERO; rows * width];
+    let mut columns = vec![F::ZERO; d.height * d.width];
     columns
-        .par_chunks_mut(rows)
+        .par_chunks_mut(d.height)
         .enumerate()
         .for_each(|(j, col)| {
             for (i, c) in col.iter_mut().enumerate() {
-                *c = encoded[i * width + j];
+                *c = encoded[i * d.width + j];
             }
         });
+    let salts: Vec<Salt> = if params.hiding {
+        (0..d.width)
+            .map(|_| {
+                let mut s = [0u8; 16];
+                rng.fill_bytes(&mut s);
+                s
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let leaves = columns
-        .par_chunks(rows)
-        .map(|c| merkle::hash_leaf(params.hash, &leaf_bytes(c)))
+        .par_chunks(d.height)
+        .enumerate()
+        .map(|(j, c)| leaf(params.hash, salts.get(j), c))
         .collect();
     let tree = MerkleTree::new(params.hash, leaves)?;
     Ok(Committed {
@@ -195,21 +349,24 @@ pub fn commit<F: NttField>(params: &OrionParams, evals: &[F]) -> Result<Committe
             root: tree.root(),
             num_vars,
         },
-        matrix: evals.to_vec(),
+        rows: n_rows,
+        messages,
         columns,
+        salts,
         tree,
     })
 }
 
-/// `wᵀ·M` for the `R × C` matrix `m`.
-fn combine_rows<F: NttField, E: ExtensionOf<F>>(m: &[F], cols: usize, w: &[E]) -> Vec<E> {
-    (0..cols)
+/// `wᵀ·M` for the row-major matrix `m` with rows of `k` values (`w` may be shorter than
+/// the row count: the remaining rows get weight zero).
+fn combine_rows<F: NttField, E: ExtensionOf<F>>(m: &[F], k: usize, w: &[E]) -> Vec<E> {
+    (0..k)
         .into_par_iter()
         .with_min_len(256)
         .map(|j| {
             w.iter()
                 .enumerate()
-                .map(|(i, wi)| wi.mul_base(m[i * cols + j]))
+                .map(|(i, wi)| wi.mul_base(m[i * k + j]))
                 .sum()
         })
         .collect()
@@ -220,19 +377,18 @@ fn combine_column<F: NttField, E: ExtensionOf<F>>(col: &[F], w: &[E]) -> E {
     w.iter().zip(col).map(|(wi, c)| wi.mul_base(*c)).sum()
 }
 
-/// The codeword of an extension-field message, coordinate by coordinate.
-fn encode_ext<F: NttField, E: ExtensionOf<F>>(
-    params: &OrionParams,
-    msg: &[E],
-) -> Result<Vec<E>, PcsError> {
-    let parts: Vec<Vec<F>> = (0..E::DEGREE)
-        .map(|d| {
-            let coords: Vec<F> = msg.iter().map(|x| x.coeff(d)).collect();
-            params.code().encode(&coords)
+/// The codeword (length `width`) of an extension-field message, coordinate by
+/// coordinate.
+fn encode_ext<F: NttField, E: ExtensionOf<F>>(msg: &[E], width: usize) -> Result<Vec<E>, PcsError> {
+    let coords: Vec<F> = (0..E::DEGREE)
+        .flat_map(|d| msg.iter().map(move |x| x.coeff(d)))
+        .collect();
+    let parts = encode_rows(&coords, msg.len(), width)?;
+    Ok((0..width)
+        .map(|q| {
+            let c: Vec<F> = (0..E::DEGREE).map(|d| parts[d * width + q]).collect();
+            E::from_coeffs(&c)
         })
-        .collect::<Result<_, _>>()?;
-    Ok((0..parts[0].len())
-        .map(|q| E::from_coeffs(&parts.iter().map(|p| p[q]).collect::<Vec<_>>()))
         .collect())
 }
 
@@ -240,12 +396,14 @@ fn encode_ext<F: NttField, E: ExtensionOf<F>>(
 /// prover's vectors.
 fn gammas<F: NttField, E: ExtensionOf<F>>(
     params: &OrionParams,
-    point: &[E],
+    row_weights: &[E],
+    col_point: &[E],
     value: E,
     rows: usize,
     t: &mut Transcript,
 ) -> Vec<Vec<E>> {
-    t.append_elements(b"orion point", point);
+    t.append_elements(b"orion row weights", row_weights);
+    t.append_elements(b"orion column point", col_point);
     t.append_elements(b"orion value", &[value]);
     (0..params.proximity_reps)
         .map(|_| t.challenges(b"orion proximity", rows))
@@ -269,36 +427,41 @@ fn queries(
     q
 }
 
-/// Proves the value of the committed polynomial at `point`; returns it with the proof.
+/// Proves the value `Σ_i w_i·⟨row_i, eq(col_point)⟩` of the committed rows, with the
+/// caller's `row_weights` `w` (one per committed row); returns it with the proof.
 pub fn open<F: NttField, E: ExtensionOf<F>>(
     params: &OrionParams,
     data: &Committed<F>,
-    point: &[E],
+    row_weights: &[E],
+    col_point: &[E],
     transcript: &mut Transcript,
 ) -> Result<(E, EvalProof<F, E>), PcsError> {
-    let n = data.commitment.num_vars;
-    if point.len() != n {
+    let d = dims(params, data.commitment.num_vars, data.rows, E::DEGREE);
+    if col_point.len() != d.log_c || row_weights.len() != data.rows {
         return Err(PcsError::Shape(format!(
-            "point has {} coordinates, the polynomial {n} variables",
-            point.len()
+            "{} row weights and a column point of {} coordinates, for {} rows of 2^{} values",
+            row_weights.len(),
+            col_point.len(),
+            data.rows,
+            d.log_c
         )));
     }
-    let (log_r, log_c) = params.shape(n);
-    let (rows, cols) = (1usize << log_r, 1usize << log_c);
-    let eq_row = eq_table(&point[..log_r]);
-    let eq_col = eq_table(&point[log_r..]);
-    let u = combine_rows(&data.matrix, cols, &eq_row);
+    let eq_col = eq_table(col_point);
+    let u = combine_rows(&data.messages, d.k, row_weights);
     let value: E = u.iter().zip(&eq_col).map(|(a, b)| *a * *b).sum();
-    let gs = gammas::<F, E>(params, point, value, rows, transcript);
+    let gs = gammas::<F, E>(params, row_weights, col_point, value, d.height, transcript);
     let combos: Vec<Vec<E>> = gs
         .iter()
-        .map(|g| combine_rows(&data.matrix, cols, g))
+        .map(|g| combine_rows(&data.messages, d.k, g))
         .collect();
-    let width = cols << params.log_blowup;
-    let q = queries(params, &combos, &u, width, transcript);
+    let q = queries(params, &combos, &u, d.width, transcript);
     let columns = q
         .iter()
-        .map(|&j| data.columns[j * rows..(j + 1) * rows].to_vec())
+        .map(|&j| data.columns[j * d.height..(j + 1) * d.height].to_vec())
+        .collect();
+    let salts = q
+        .iter()
+        .filter_map(|&j| data.salts.get(j).copied())
         .collect();
     let merkle = data.tree.open(&q)?;
     Ok((
@@ -307,56 +470,65 @@ pub fn open<F: NttField, E: ExtensionOf<F>>(
             combos,
             row_eval: u,
             columns,
+            salts,
             merkle,
         },
     ))
 }
 
-/// Checks that the committed polynomial takes `value` at `point`.
+/// Checks that the committed rows satisfy `Σ_i w_i·⟨row_i, eq(col_point)⟩ = value`
+/// (`row_weights` has one weight per committed row).
 pub fn verify<F: NttField, E: ExtensionOf<F>>(
     params: &OrionParams,
     commitment: &Commitment,
-    point: &[E],
+    row_weights: &[E],
+    col_point: &[E],
     value: E,
     proof: &EvalProof<F, E>,
     transcript: &mut Transcript,
 ) -> Result<(), PcsError> {
-    let n = commitment.num_vars;
     let bad = |why: String| Err(PcsError::Rejected(why));
-    if point.len() != n {
+    if commitment.num_vars >= usize::BITS as usize {
+        return bad(format!("a polynomial of {} variables", commitment.num_vars));
+    }
+    let d = dims(params, commitment.num_vars, row_weights.len(), E::DEGREE);
+    if col_point.len() != d.log_c || row_weights.is_empty() {
         return bad(format!(
-            "point of {} coordinates for {n} variables",
-            point.len()
+            "a column point of {} coordinates for rows of 2^{} values, {} row weights",
+            col_point.len(),
+            d.log_c,
+            row_weights.len()
         ));
     }
-    let (log_r, log_c) = params.shape(n);
-    let (rows, cols) = (1usize << log_r, 1usize << log_c);
     if proof.combos.len() != params.proximity_reps
-        || proof.combos.iter().any(|v| v.len() != cols)
-        || proof.row_eval.len() != cols
+        || proof.combos.iter().any(|v| v.len() != d.k)
+        || proof.row_eval.len() != d.k
     {
         return bad("vectors of the wrong length".into());
     }
-    let eq_row = eq_table(&point[..log_r]);
-    let eq_col = eq_table(&point[log_r..]);
-    let gs = gammas::<F, E>(params, point, value, rows, transcript);
-    let width = cols << params.log_blowup;
-    let q = queries(params, &proof.combos, &proof.row_eval, width, transcript);
-    if proof.columns.len() != q.len() || proof.columns.iter().any(|c| c.len() != rows) {
-        return bad("wrong number or size of opened columns".into());
+    let eq_col = eq_table(col_point);
+    let gs = gammas::<F, E>(params, row_weights, col_point, value, d.height, transcript);
+    let q = queries(params, &proof.combos, &proof.row_eval, d.width, transcript);
+    let salts_expected = if params.hiding { q.len() } else { 0 };
+    if proof.columns.len() != q.len()
+        || proof.columns.iter().any(|c| c.len() != d.height)
+        || proof.salts.len() != salts_expected
+    {
+        return bad("wrong number or size of opened columns or salts".into());
     }
     let leaves: Vec<(usize, Digest)> = q
         .iter()
         .zip(&proof.columns)
-        .map(|(&j, c)| (j, merkle::hash_leaf(params.hash, &leaf_bytes(c))))
+        .enumerate()
+        .map(|(i, (&j, c))| (j, leaf(params.hash, proof.salts.get(i), c)))
         .collect();
-    let depth = width.trailing_zeros() as usize;
+    let depth = d.width.trailing_zeros() as usize;
     merkle::verify(params.hash, &commitment.root, depth, &leaves, &proof.merkle)?;
-    let enc_u = encode_ext::<F, E>(params, &proof.row_eval)?;
+    let enc_u = encode_ext::<F, E>(&proof.row_eval, d.width)?;
     let enc_v: Vec<Vec<E>> = proof
         .combos
         .iter()
-        .map(|v| encode_ext::<F, E>(params, v))
+        .map(|v| encode_ext::<F, E>(v, d.width))
         .collect::<Result<_, _>>()?;
     for (&j, col) in q.iter().zip(&proof.columns) {
         for (k, (g, enc)) in gs.iter().zip(&enc_v).enumerate() {
@@ -364,12 +536,11 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
                 return bad(format!("proximity combination {k} disagrees at column {j}"));
             }
         }
-        if combine_column(col, &eq_row) != enc_u[j] {
+        if combine_column(col, row_weights) != enc_u[j] {
             return bad(format!("row evaluation disagrees at column {j}"));
         }
     }
-    let y: E = proof
-        .row_eval
+    let y: E = proof.row_eval[..d.cols]
         .iter()
         .zip(&eq_col)
         .map(|(a, b)| *a * *b)
@@ -390,27 +561,55 @@ mod tests {
     /// although it sends the honest `u` and `v_k` of the original matrix.
     #[test]
     fn rows_far_from_the_code_are_caught() {
-        let params = OrionParams::default();
-        let mut r = rng(11);
-        let evals: Vec<Goldilocks> = (0..1 << 12).map(|_| Goldilocks::random(&mut r)).collect();
-        let mut data = commit(&params, &evals).unwrap();
-        let rows = 1 << params.shape(12).0;
-        let width = data.columns.len() / rows;
-        for j in (0..width).filter(|j| j % 5 < 2) {
-            data.columns[j * rows] += Goldilocks::ONE;
+        for params in [
+            OrionParams::default(),
+            OrionParams {
+                hiding: false,
+                ..OrionParams::default()
+            },
+        ] {
+            let mut r = rng(11);
+            let evals: Vec<Goldilocks> = (0..1 << 12).map(|_| Goldilocks::random(&mut r)).collect();
+            let mut data = commit::<_, GoldilocksExt2, _>(&params, 12, &[&evals], &mut r).unwrap();
+            let d = dims(&params, 12, 1 << params.shape(12).0, 2);
+            for j in (0..d.width).filter(|j| j % 5 < 2) {
+                data.columns[j * d.height] += Goldilocks::ONE;
+            }
+            let leaves = data
+                .columns
+                .par_chunks(d.height)
+                .enumerate()
+                .map(|(j, c)| leaf(params.hash, data.salts.get(j), c))
+                .collect();
+            data.tree = MerkleTree::new(params.hash, leaves).unwrap();
+            data.commitment.root = data.tree.root();
+            let point: Vec<GoldilocksExt2> =
+                (0..12).map(|_| GoldilocksExt2::random(&mut r)).collect();
+            let (w, col) = block_weights(&params, &[GoldilocksExt2::ONE], &point);
+            let mut tp = Transcript::new(params.hash, b"t");
+            let (value, proof) = open(&params, &data, &w, &col, &mut tp).unwrap();
+            let mut tv = Transcript::new(params.hash, b"t");
+            let err =
+                verify(&params, &data.commitment, &w, &col, value, &proof, &mut tv).unwrap_err();
+            assert!(matches!(err, PcsError::Rejected(_)), "{err}");
         }
-        let leaves = data
-            .columns
-            .par_chunks(rows)
-            .map(|c| merkle::hash_leaf(params.hash, &leaf_bytes(c)))
-            .collect();
-        data.tree = MerkleTree::new(params.hash, leaves).unwrap();
-        data.commitment.root = data.tree.root();
-        let point: Vec<GoldilocksExt2> = (0..12).map(|_| GoldilocksExt2::random(&mut r)).collect();
-        let mut tp = Transcript::new(params.hash, b"t");
-        let (value, proof) = open(&params, &data, &point, &mut tp).unwrap();
-        let mut tv = Transcript::new(params.hash, b"t");
-        let err = verify(&params, &data.commitment, &point, value, &proof, &mut tv).unwrap_err();
-        assert!(matches!(err, PcsError::Rejected(_)), "{err}");
+    }
+
+    /// The tails keep the rate within 1/16 of `2^−log_blowup` at every size.
+    #[test]
+    fn code_length_bounds_the_rate() {
+        let params = OrionParams::default();
+        for n in 0..26 {
+            let (_, log_c) = params.shape(n);
+            let rate = params.rate(1 << log_c);
+            assert!(rate <= 0.25 * 17.0 / 16.0 + 1e-12, "n={n} rate={rate}");
+            assert!(params.code_len(1 << log_c) >= (1 << log_c) + params.tails());
+        }
+        let plain = OrionParams {
+            hiding: false,
+            ..params
+        };
+        assert_eq!(plain.code_len(1 << 10), 1 << 12);
+        assert_eq!(plain.rate(1 << 10), 0.25);
     }
 }

@@ -2,10 +2,12 @@
 //! polynomial's value (checked against the multilinear evaluation), every tampered part
 //! of a proof is rejected.
 
-use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, NttField};
+use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
 use fastzk_multilinear::{HashKind, Mle, Transcript};
 use fastzk_pcs::merkle::{self, hash_leaf, MerkleTree};
-use fastzk_pcs::{commit, open, verify, EvalProof, ExtensionOf, OrionParams, PcsError};
+use fastzk_pcs::{
+    block_weights, commit, open, verify, EvalProof, ExtensionOf, OrionParams, PcsError,
+};
 use fastzk_testing::gen::rng;
 
 #[test]
@@ -80,14 +82,15 @@ fn roundtrip<F: NttField, E: ExtensionOf<F>>(
     let mut r = rng(seed);
     let evals: Vec<F> = (0..1usize << n).map(|_| F::random(&mut r)).collect();
     let point: Vec<E> = (0..n).map(|_| E::random(&mut r)).collect();
-    let data = commit(params, &evals).unwrap();
+    let data = commit::<F, E, _>(params, n, &[&evals], &mut r).unwrap();
+    let (w, col) = block_weights(params, &[E::ONE], &point);
     let mut tp = Transcript::new(params.hash, b"pcs test");
-    let (value, proof) = open(params, &data, &point, &mut tp).unwrap();
+    let (value, proof) = open(params, &data, &w, &col, &mut tp).unwrap();
     // The value is the multilinear extension's.
     let lifted = Mle::new(evals.iter().map(|&x| E::from_base(x)).collect()).unwrap();
     assert_eq!(lifted.evaluate(&point).unwrap(), value, "n={n}");
     let mut tv = Transcript::new(params.hash, b"pcs test");
-    verify(params, &data.commitment, &point, value, &proof, &mut tv).unwrap();
+    verify(params, &data.commitment, &w, &col, value, &proof, &mut tv).unwrap();
     (evals, point, value, proof, data.commitment)
 }
 
@@ -118,8 +121,9 @@ fn every_tampered_part_is_rejected() {
                  value,
                  proof: &EvalProof<Goldilocks, GoldilocksExt2>,
                  com: &fastzk_pcs::Commitment| {
+        let (w, col) = block_weights(&params, &[GoldilocksExt2::ONE], point);
         let mut tv = Transcript::new(params.hash, b"pcs test");
-        verify(&params, com, point, value, proof, &mut tv)
+        verify(&params, com, &w, &col, value, proof, &mut tv)
     };
     let one = GoldilocksExt2::ONE;
     assert!(check(&point, value + one, &proof, &com).is_err());
@@ -150,7 +154,12 @@ fn every_tampered_part_is_rejected() {
             "row evaluation {j}"
         );
     }
-    for (c, i) in [(0, 0), (5, 17), (proof.columns.len() - 1, 127)] {
+    let height = proof.columns[0].len();
+    for (c, i) in [
+        (0, 0),
+        (5, height / 2),
+        (proof.columns.len() - 1, height - 1),
+    ] {
         let mut p = proof.clone();
         p.columns[c][i] += Goldilocks::ONE;
         assert!(
@@ -175,6 +184,91 @@ fn every_tampered_part_is_rejected() {
     assert!(check(&point[1..], value, &proof, &com).is_err());
     // The same proof in another transcript draws other queries.
     let mut tv = Transcript::new(params.hash, b"another statement");
-    assert!(verify(&params, &com, &point, value, &proof, &mut tv).is_err());
-    assert!(commit(&params, &[Goldilocks::ONE; 3]).is_err());
+    let (w, col) = block_weights(&params, &[GoldilocksExt2::ONE], &point);
+    assert!(verify(&params, &com, &w, &col, value, &proof, &mut tv).is_err());
+    let mut r = rng(1);
+    let three = [Goldilocks::ONE; 3];
+    assert!(commit::<_, GoldilocksExt2, _>(&params, 2, &[&three], &mut r).is_err());
+    let (a, b) = ([Goldilocks::ONE; 4], [Goldilocks::ONE; 5]);
+    assert!(commit::<_, GoldilocksExt2, _>(&params, 2, &[&a, &b], &mut r).is_err());
+    assert!(commit::<Goldilocks, GoldilocksExt2, _>(&params, 2, &[], &mut r).is_err());
+    assert!(commit::<_, GoldilocksExt2, _>(&params, 99, &[&a], &mut r).is_err());
+    for i in [0, proof.salts.len() - 1] {
+        let mut p = proof.clone();
+        p.salts[i][5] ^= 1;
+        assert!(
+            matches!(check(&point, value, &p, &com), Err(PcsError::Merkle(_))),
+            "salt {i}"
+        );
+    }
+    let mut p = proof.clone();
+    p.salts.pop();
+    assert!(check(&point, value, &p, &com).is_err());
+}
+
+/// Two blocks under one root: the opening proves `β_0·f_0(r) + β_1·f_1(r)`, and a
+/// value for other weights is rejected.
+#[test]
+fn blocks_open_as_a_weighted_sum() {
+    type E = GoldilocksExt3;
+    let params = OrionParams::default();
+    let mut r = rng(5);
+    let n = 13;
+    let f: Vec<Vec<Goldilocks>> = (0..2)
+        .map(|_| (0..1 << n).map(|_| Goldilocks::random(&mut r)).collect())
+        .collect();
+    let data = commit::<_, E, _>(&params, n, &[&f[0], &f[1]], &mut r).unwrap();
+    let point: Vec<E> = (0..n).map(|_| E::random(&mut r)).collect();
+    let beta = [E::random(&mut r), E::random(&mut r)];
+    let (w, col) = block_weights(&params, &beta, &point);
+    let mut tp = Transcript::new(params.hash, b"blocks");
+    let (value, proof) = open(&params, &data, &w, &col, &mut tp).unwrap();
+    let at = |v: &[Goldilocks]| {
+        Mle::new(v.iter().map(|&x| E::from_base(x)).collect())
+            .unwrap()
+            .evaluate(&point)
+            .unwrap()
+    };
+    assert_eq!(value, beta[0] * at(&f[0]) + beta[1] * at(&f[1]));
+    let check = |beta: &[E], value: E| {
+        let (w, col) = block_weights(&params, beta, &point);
+        let mut tv = Transcript::new(params.hash, b"blocks");
+        verify(&params, &data.commitment, &w, &col, value, &proof, &mut tv)
+    };
+    check(&beta, value).unwrap();
+    assert!(check(&[beta[0], beta[1] + E::ONE], value).is_err());
+    assert!(check(&beta[..1], value).is_err());
+}
+
+/// Hiding at work: the zero polynomial's opened columns and proximity combination are
+/// random (nonzero everywhere, with overwhelming probability) and differ between two
+/// commitments; without hiding they are all zero.
+#[test]
+fn hiding_randomises_what_an_opening_shows() {
+    type E = GoldilocksExt3;
+    let zero = vec![Goldilocks::ZERO; 1 << 12];
+    let point: Vec<E> = (0..12).map(|i| E::from_u64(i + 2)).collect();
+    let show = |params: &OrionParams, seed: u64| {
+        let mut r = rng(seed);
+        let data = commit::<_, E, _>(params, 12, &[&zero], &mut r).unwrap();
+        let (w, col) = block_weights(params, &[E::ONE], &point);
+        let mut tp = Transcript::new(params.hash, b"hiding");
+        let (value, proof) = open(params, &data, &w, &col, &mut tp).unwrap();
+        assert_eq!(value, E::ZERO);
+        proof
+    };
+    let hiding = OrionParams::default();
+    let (p1, p2) = (show(&hiding, 1), show(&hiding, 2));
+    assert!(p1.columns.iter().flatten().all(|x| *x != Goldilocks::ZERO));
+    assert!(p1.combos[0].iter().all(|x| *x != E::ZERO));
+    assert_ne!(p1.columns, p2.columns);
+    assert_eq!(p1.salts.len(), p1.columns.len());
+    let plain = OrionParams {
+        hiding: false,
+        ..hiding
+    };
+    let p = show(&plain, 1);
+    assert!(p.columns.iter().flatten().all(|x| *x == Goldilocks::ZERO));
+    assert!(p.combos[0].iter().all(|x| *x == E::ZERO));
+    assert!(p.salts.is_empty());
 }

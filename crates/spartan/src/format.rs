@@ -3,16 +3,20 @@
 //! element canonical, the header's parameters checked against what the proof holds).
 //!
 //! ```text
-//! "fzsp"  u32 version (1)
+//! "fzsp"  u32 version (2)
 //! u8 field (1 Goldilocks, 2 BN254 Fr)   u8 extension degree   u8 hash (1 SHA3-256, 2 BLAKE3)
-//! u8 zero knowledge (0: not hiding)     u8 log_rows   u8 log_blowup   u32 queries   u32 proximity reps
-//! u32 witness variables   [32] witness root
-//! sumcheck (outer):  u32 rounds  u32 values per round  E…
-//! E Az(r_x)  E Bz(r_x)  E Cz(r_x)
-//! sumcheck (inner):  u32 rounds  u32 values per round  E…
-//! E W(r_y')
+//! u8 hiding commitment (1; 0 for a commitment without hiding)
+//! u8 log_rows   u8 log_blowup   u32 queries   u32 proximity reps
+//! u32 witness variables   [32] root (witness and mask)
+//! E outer mask sum
+//! sumcheck (outer):  u32 rounds, each: u32 values  E…
+//! E Az'(r_x)  E Bz'(r_x)  E Cz'(r_x)  E p(r_x)
+//! E inner mask sum
+//! sumcheck (inner):  u32 rounds, each: u32 values  E…
+//! E (W + ρ'·R)(r_y')
 //! opening:  u32 combinations  u32 length  E…    u32 length  E… (u)
-//!           u32 columns  u32 rows  F…            u32 siblings  [32]…
+//!           u32 columns  u32 rows  F…            u32 salts  [16]…
+//!           u32 siblings  [32]…
 //! ```
 //!
 //! `E` is written as its `degree` base-field coordinates, each `F::BYTES` long.
@@ -27,7 +31,7 @@ use crate::{Proof, SpartanParams};
 const MAGIC: &[u8; 4] = b"fzsp";
 /// More sumcheck rounds than any instance has (2^64 constraints).
 const MAX_ROUNDS: usize = 64;
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// A proof file that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -80,8 +84,10 @@ impl Writer {
     }
     fn sumcheck<F: NttField, E: ExtensionOf<F>>(&mut self, p: &SumcheckProof<E>) {
         self.u32(p.rounds.len());
-        self.u32(p.rounds.first().map_or(0, Vec::len));
-        p.rounds.iter().for_each(|r| self.exts::<F, E>(r));
+        for r in &p.rounds {
+            self.u32(r.len());
+            self.exts::<F, E>(r);
+        }
     }
 }
 
@@ -96,15 +102,17 @@ pub fn write_proof<F: ProofField, E: ExtensionOf<F>>(
     w.u8(F::ID);
     w.u8(E::DEGREE as u8);
     w.u8(params.pcs.hash.id());
-    w.u8(0);
+    w.u8(params.pcs.hiding as u8);
     w.u8(params.pcs.log_rows as u8);
     w.u8(params.pcs.log_blowup as u8);
     w.u32(params.pcs.queries);
     w.u32(params.pcs.proximity_reps);
     w.u32(proof.witness.num_vars);
     w.0.extend_from_slice(&proof.witness.root);
+    w.ext::<F, E>(&proof.outer_mask_sum);
     w.sumcheck::<F, E>(&proof.outer);
-    w.exts::<F, E>(&proof.abc);
+    w.exts::<F, E>(&proof.claims);
+    w.ext::<F, E>(&proof.inner_mask_sum);
     w.sumcheck::<F, E>(&proof.inner);
     w.ext::<F, E>(&proof.witness_eval);
     let o = &proof.opening;
@@ -116,6 +124,8 @@ pub fn write_proof<F: ProofField, E: ExtensionOf<F>>(
     w.u32(o.columns.len());
     w.u32(o.columns.first().map_or(0, Vec::len));
     o.columns.iter().flatten().for_each(|x| w.base(x));
+    w.u32(o.salts.len());
+    o.salts.iter().for_each(|s| w.0.extend_from_slice(s));
     w.u32(o.merkle.siblings.len());
     o.merkle
         .siblings
@@ -210,6 +220,23 @@ impl<'a> Reader<'a> {
         }
         (0..rows).map(|_| self.exts::<F, E>(len, what)).collect()
     }
+    /// A sumcheck's rounds, each with its own length.
+    fn sumcheck<F: NttField, E: ExtensionOf<F>>(
+        &mut self,
+        what: &str,
+    ) -> Result<SumcheckProof<E>, ProofFormatError> {
+        let rounds = self.u32(what)?;
+        if rounds > MAX_ROUNDS {
+            return self.err(format!("{what}: {rounds} rounds, at most {MAX_ROUNDS}"));
+        }
+        let rounds = (0..rounds)
+            .map(|_| {
+                let n = self.count(E::DEGREE * F::BYTES, what)?;
+                self.exts::<F, E>(n, what)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(SumcheckProof { rounds })
+    }
 }
 
 /// Reads a proof file for base field `F` and challenge field `E`; returns the
@@ -251,9 +278,11 @@ pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
     let Some(hash) = HashKind::from_id(hash_id) else {
         return r.err(format!("unknown hash id {hash_id}"));
     };
-    if r.u8("zero-knowledge flag")? != 0 {
-        return r.err("a zero-knowledge proof, which this fastzk cannot verify");
-    }
+    let hiding = match r.u8("hiding flag")? {
+        0 => false,
+        1 => true,
+        other => return r.err(format!("hiding flag {other}, expected 0 or 1")),
+    };
     let log_rows = r.u8("log rows")? as u32;
     let log_blowup = r.u8("log blowup")? as u32;
     if !(1..=8).contains(&log_blowup) || log_rows > 16 {
@@ -275,6 +304,7 @@ pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
             queries,
             proximity_reps,
             hash,
+            hiding,
         },
     };
     let num_vars = r.u32("witness variables")?;
@@ -282,14 +312,12 @@ pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
         return r.err(format!("a witness of 2^{num_vars} values"));
     }
     let root: [u8; 32] = r.take(32, "witness root")?.try_into().expect("32 bytes");
-    let outer = SumcheckProof {
-        rounds: r.matrix::<F, E>(MAX_ROUNDS, "outer sumcheck")?,
-    };
-    let abc_v = r.exts::<F, E>(3, "Az, Bz, Cz at r_x")?;
-    let abc = [abc_v[0], abc_v[1], abc_v[2]];
-    let inner = SumcheckProof {
-        rounds: r.matrix::<F, E>(MAX_ROUNDS, "inner sumcheck")?,
-    };
+    let outer_mask_sum = r.ext::<F, E>("outer mask sum")?;
+    let outer = r.sumcheck::<F, E>("outer sumcheck")?;
+    let c = r.exts::<F, E>(4, "claims at r_x")?;
+    let claims = [c[0], c[1], c[2], c[3]];
+    let inner_mask_sum = r.ext::<F, E>("inner mask sum")?;
+    let inner = r.sumcheck::<F, E>("inner sumcheck")?;
     let witness_eval = r.ext::<F, E>("W(r_y)")?;
     let combos = r.matrix::<F, E>(proximity_reps, "proximity combinations")?;
     let n = r.count(E::DEGREE * F::BYTES, "row evaluation")?;
@@ -309,6 +337,13 @@ pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
     let columns = (0..n_cols)
         .map(|_| (0..rows).map(|_| r.base::<F>("opened column")).collect())
         .collect::<Result<Vec<Vec<F>>, _>>()?;
+    let n_salts = r.count(16, "salts")?;
+    if n_salts > n_cols {
+        return r.err(format!("{n_salts} salts for {n_cols} columns"));
+    }
+    let salts = (0..n_salts)
+        .map(|_| r.take(16, "salt").map(|s| s.try_into().expect("16 bytes")))
+        .collect::<Result<Vec<[u8; 16]>, _>>()?;
     let n_sib = r.count(32, "Merkle siblings")?;
     let siblings = (0..n_sib)
         .map(|_| {
@@ -323,14 +358,17 @@ pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
         params,
         Proof {
             witness: Commitment { root, num_vars },
+            outer_mask_sum,
             outer,
-            abc,
+            claims,
+            inner_mask_sum,
             inner,
             witness_eval,
             opening: EvalProof {
                 combos,
                 row_eval,
                 columns,
+                salts,
                 merkle: MultiProof { siblings },
             },
         },

@@ -16,15 +16,27 @@
 //!
 //! Every challenge is drawn in `E` (Goldilocks' cubic extension, or BN254's scalar field
 //! itself; the soundness calculator refuses anything under 128 bits); the committed
-//! witness and the first round of each sumcheck stay in the base field. Zero knowledge (masked
-//! sumchecks and hiding commitments) and the preprocessed SNARK mode (Spark) are not in
-//! this version: this proof reveals information about the witness.
+//! witness and the first round of each sumcheck stay in the base field.
+//!
+//! **Zero knowledge** (argued in `docs/spartan-zk.md`): the outer sumcheck is Libra's
+//! masked sumcheck (a random sum of univariates `p`, its coefficients hidden in the
+//! witness's unused slots and its value `p(r_x)` proved by the inner sumcheck), and the
+//! three claims `Az(r_x)`, `Bz(r_x)`, `Cz(r_x)` are masked by `x_l(1 − x_l)·α` on the
+//! last variable (zero on the hypercube, so the sum is unchanged); the inner sumcheck
+//! runs over `Z + ρ'·R` for a committed uniformly random `R` on the witness half, which
+//! makes its messages, its final value and the opening's row combination uniform; the
+//! commitment hides (random tails, masking rows, salted leaves). The preprocessed SNARK
+//! mode (Spark) is not in this version.
 
 use fastzk_field::NttField;
-use fastzk_multilinear::sumcheck::{self, SumcheckProof};
-use fastzk_multilinear::{eq_eval, eq_table, HashKind, Mle, SumOfProducts, Table, Transcript};
+use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
+use fastzk_multilinear::{
+    eq_eval, eq_table, HashKind, Mle, SumOfProducts, Table, Transcript, UnivariateMask,
+};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
 use fastzk_r1cs::{first_unsatisfied, spmv, Csr, R1cs, R1csError};
+use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
 pub mod format;
@@ -76,15 +88,21 @@ impl SpartanParams {
     }
 }
 
-/// A NIZK proof.
+/// A zero-knowledge NIZK proof.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof<F, E> {
+    /// The witness `W` and the mask `R` under one root.
     pub witness: Commitment,
+    /// `Σ_x p(x)` for the outer sumcheck's masking polynomial `p`.
+    pub outer_mask_sum: E,
     pub outer: SumcheckProof<E>,
-    /// `Az(r_x)`, `Bz(r_x)`, `Cz(r_x)`.
-    pub abc: [E; 3],
+    /// The masked `Az(r_x)`, `Bz(r_x)`, `Cz(r_x)`, and `p(r_x)`.
+    pub claims: [E; 4],
+    /// `Σ_y M(r_x, y)·R(y)`.
+    pub inner_mask_sum: E,
     pub inner: SumcheckProof<E>,
-    /// `W(r_y')`.
+    /// `Z''(r_y) − r_y0·IO(r_y')` with `Z'' = Z + ρ'·R`: the committed part of the inner
+    /// sumcheck's final value.
     pub witness_eval: E,
     pub opening: EvalProof<F, E>,
 }
@@ -96,47 +114,121 @@ impl<F: NttField, E: ExtensionOf<F>> Proof<F, E> {
         let f = F::BYTES;
         let e = f * E::DEGREE;
         let rounds = |p: &SumcheckProof<E>| p.rounds.iter().map(|r| r.len()).sum::<usize>();
-        32 + e * (rounds(&self.outer) + rounds(&self.inner) + 3 + 1)
+        32 + e * (rounds(&self.outer) + rounds(&self.inner) + 4 + 3)
             + e * (self.opening.combos.iter().map(Vec::len).sum::<usize>()
                 + self.opening.row_eval.len())
             + f * self.opening.columns.iter().map(Vec::len).sum::<usize>()
+            + 16 * self.opening.salts.len()
             + 32 * self.opening.merkle.siblings.len()
     }
 }
 
 /// How `z` maps onto the `2^log_cols` columns: private variables first (the committed
-/// half), then `(1, public)` in the upper half.
+/// half `W`), then `(1, public)` in the upper half, whose last rows (in the commitment's
+/// `R × C` shape) hold the prover's mask values `K` and are committed too. No public
+/// entry shares a row with `K`: a committed row may hold anything where no constraint
+/// reads (the sum does not see it), never where the public inputs are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Layout {
     log_rows: usize,
     log_cols: usize,
     n_public: usize,
+    /// The commitment's shape for one half: `2^log_r` rows of `cols` values.
+    log_r: usize,
+    cols: usize,
+    /// Rows of the upper half that hold `K`.
+    first_k_row: usize,
+    k_rows: usize,
+}
+
+/// The outer sumcheck's round degrees: 3, and 5 in the last round, where the claims'
+/// masks `x_l(1 − x_l)·α` live.
+fn outer_degrees(log_rows: usize) -> Vec<usize> {
+    let mut d = vec![3; log_rows];
+    d[log_rows - 1] = 5;
+    d
+}
+
+/// Extension elements the prover hides in `K`: `α_A`, `α_B`, `α_C`, then the outer
+/// masking polynomial's constant and coefficients.
+fn mask_elements(log_rows: usize) -> usize {
+    4 + outer_degrees(log_rows).iter().sum::<usize>()
+}
+
+/// The layout for an R1CS of these sizes (`n_vars` counts the constant one) and
+/// challenges of this extension degree. At least two constraint rows: the claims' masks
+/// need a variable. The upper half grows until `K`'s rows fit below the public inputs.
+fn layout(
+    params: &SpartanParams,
+    n_constraints: usize,
+    n_vars: usize,
+    n_public: usize,
+    degree: usize,
+) -> Layout {
+    let log_rows = n_constraints.max(2).next_power_of_two().trailing_zeros() as usize;
+    let slots = degree * mask_elements(log_rows);
+    let n_private = n_vars.saturating_sub(n_public + 1);
+    let mut log_half = n_private
+        .max(n_public + 1)
+        .next_power_of_two()
+        .trailing_zeros() as usize;
+    loop {
+        let (log_r, log_c) = params.pcs.shape(log_half);
+        let (rows, cols) = (1usize << log_r, 1usize << log_c);
+        let k_rows = slots.div_ceil(cols);
+        if k_rows < rows && (rows - k_rows) * cols > n_public {
+            return Layout {
+                log_rows,
+                log_cols: log_half + 1,
+                n_public,
+                log_r,
+                cols,
+                first_k_row: rows - k_rows,
+                k_rows,
+            };
+        }
+        log_half += 1;
+    }
 }
 
 /// `(log2 rows, log2 columns)` Spartan works with for an R1CS of these sizes (`n_vars`
-/// counts the constant one): what the soundness calculator takes.
-pub fn instance_shape(n_constraints: usize, n_vars: usize, n_public: usize) -> (usize, usize) {
-    let n_private = n_vars.saturating_sub(n_public + 1);
-    let half = n_private.max(n_public + 1).next_power_of_two();
-    (
-        n_constraints.max(1).next_power_of_two().trailing_zeros() as usize,
-        1 + half.trailing_zeros() as usize,
-    )
+/// counts the constant one) and challenges of this extension degree: what the soundness
+/// calculator takes.
+pub fn instance_shape(
+    params: &SpartanParams,
+    n_constraints: usize,
+    n_vars: usize,
+    n_public: usize,
+    degree: usize,
+) -> (usize, usize) {
+    let l = layout(params, n_constraints, n_vars, n_public, degree);
+    (l.log_rows, l.log_cols)
 }
 
 impl Layout {
-    fn of<F: NttField>(r1cs: &R1cs<F>) -> Self {
-        let (log_rows, log_cols) =
-            instance_shape(r1cs.n_constraints(), r1cs.n_vars(), r1cs.n_public());
-        Self {
-            log_rows,
-            log_cols,
-            n_public: r1cs.n_public(),
-        }
+    fn of<F: NttField, E: ExtensionOf<F>>(params: &SpartanParams, r1cs: &R1cs<F>) -> Self {
+        layout(
+            params,
+            r1cs.n_constraints(),
+            r1cs.n_vars(),
+            r1cs.n_public(),
+            E::DEGREE,
+        )
     }
 
     fn half(&self) -> usize {
         1 << (self.log_cols - 1)
+    }
+
+    /// The column of `K`'s first slot.
+    fn mask_base(&self) -> usize {
+        self.half() + self.first_k_row * self.cols
+    }
+
+    /// The columns of the upper half's rows that hold `K`.
+    fn k_region(&self) -> std::ops::Range<usize> {
+        let start = self.half() + self.first_k_row * self.cols;
+        start..start + self.k_rows * self.cols
     }
 
     /// The column of variable `v` of `z`.
@@ -148,6 +240,89 @@ impl Layout {
             v - self.n_public - 1
         }
     }
+
+    /// The opening's row weights and column point for `Z''(r_y) − r_y0·IO(r_y')`, where
+    /// `Z'' = Z + ρ'·R`: the rows of `W`, then `R`'s low half, then `K`'s rows and
+    /// `R`'s rows there, as committed.
+    fn opening<E: fastzk_field::Field>(&self, r_y: &[E], rho: E) -> (Vec<E>, Vec<E>) {
+        let (r0, rest) = (r_y[0], &r_y[1..]);
+        let eq_row = eq_table(&rest[..self.log_r]);
+        let top = &eq_row[self.first_k_row..self.first_k_row + self.k_rows];
+        let low = E::ONE - r0;
+        let weights = [low, low * rho]
+            .iter()
+            .flat_map(|w| eq_row.iter().map(move |e| *w * *e))
+            .chain(
+                [r0, r0 * rho]
+                    .iter()
+                    .flat_map(|w| top.iter().map(move |e| *w * *e)),
+            )
+            .collect();
+        (weights, rest[self.log_r..].to_vec())
+    }
+}
+
+/// The prover's masks, drawn before the witness is committed.
+struct Masks<E> {
+    /// For `Az`, `Bz`, `Cz`.
+    alpha: [E; 3],
+    outer: UnivariateMask<E>,
+}
+
+impl<E: fastzk_field::Field> Masks<E> {
+    fn random<R: RngCore + ?Sized>(log_rows: usize, rng: &mut R) -> Self {
+        Self {
+            alpha: [E::random(rng), E::random(rng), E::random(rng)],
+            outer: UnivariateMask::random(&outer_degrees(log_rows), rng),
+        }
+    }
+
+    /// In the order of the witness's mask slots.
+    fn elements(&self) -> Vec<E> {
+        self.alpha
+            .iter()
+            .copied()
+            .chain(self.outer.flatten())
+            .collect()
+    }
+}
+
+/// What the mask slots add to the inner sumcheck's row `M(r_x, ·)`, as (column,
+/// coefficient): the claims are `w_A·(Az + m·α_A) + … + w_P·p(r_x)` with
+/// `m = r_l(1 − r_l)`, and each extension element sits in `DEGREE` base-field slots.
+fn mask_entries<F: NttField, E: ExtensionOf<F>>(
+    layout: &Layout,
+    r_x: &[E],
+    weights: &[E; 4],
+) -> Vec<(usize, E)> {
+    let last = r_x[r_x.len() - 1];
+    let m = last * (E::ONE - last);
+    let mut coeffs = vec![weights[0] * m, weights[1] * m, weights[2] * m, weights[3]];
+    for (i, d) in outer_degrees(layout.log_rows).into_iter().enumerate() {
+        let mut power = weights[3];
+        for _ in 0..d {
+            power *= r_x[i];
+            coeffs.push(power);
+        }
+    }
+    let base = layout.mask_base();
+    let basis: Vec<E> = (0..E::DEGREE)
+        .map(|d| {
+            let mut unit = vec![F::ZERO; E::DEGREE];
+            unit[d] = F::ONE;
+            E::from_coeffs(&unit)
+        })
+        .collect();
+    coeffs
+        .iter()
+        .enumerate()
+        .flat_map(|(e, c)| {
+            basis
+                .iter()
+                .enumerate()
+                .map(move |(d, b)| (base + e * E::DEGREE + d, *c * *b))
+        })
+        .collect()
 }
 
 /// A digest of the R1CS, so the transcript binds the statement: the sizes, then each
@@ -183,10 +358,10 @@ fn r1cs_digest<F: NttField>(r1cs: &R1cs<F>) -> [u8; 32] {
 }
 
 fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F]) -> Transcript {
-    let mut t = Transcript::new(params.hash(), b"fastzk spartan nizk v1");
+    let mut t = Transcript::new(params.hash(), b"fastzk spartan zk nizk v2");
     // The parameters are part of the statement: a proof made under others must fail.
     let pcs = &params.pcs;
-    let mut p = vec![pcs.log_rows as u8, pcs.log_blowup as u8];
+    let mut p = vec![pcs.log_rows as u8, pcs.log_blowup as u8, pcs.hiding as u8];
     p.extend_from_slice(&(pcs.queries as u64).to_le_bytes());
     p.extend_from_slice(&(pcs.proximity_reps as u64).to_le_bytes());
     t.append_bytes(b"parameters", &p);
@@ -268,11 +443,11 @@ fn combined_at<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     layout: &Layout,
     r_x: &[E],
-    r_y: &[E],
+    eq_y: &SplitEq<E>,
     weights: [E; 3],
 ) -> E {
     let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
-    let (eq_x, eq_y) = (SplitEq::new(r_x), SplitEq::new(r_y));
+    let eq_x = SplitEq::new(r_x);
     (0..r1cs.n_constraints())
         .into_par_iter()
         .with_min_len(1 << 10)
@@ -294,7 +469,8 @@ fn combined_at<F: NttField, E: ExtensionOf<F>>(
         .sum()
 }
 
-/// Proves that `z` satisfies `r1cs` (refused, naming the constraint, when it does not).
+/// Proves that `z` satisfies `r1cs` (refused, naming the constraint, when it does not),
+/// with randomness from a ChaCha20 stream seeded by the operating system.
 pub fn prove<F: NttField, E: ExtensionOf<F>>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
@@ -312,7 +488,20 @@ pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<(Proof<F, E>, Timings), SpartanError> {
-    prove_phases(params, r1cs, z, true)
+    let mut seed = [0u8; 32];
+    OsRng.fill_bytes(&mut seed);
+    prove_phases(params, r1cs, z, true, &mut ChaCha20Rng::from_seed(seed))
+}
+
+/// [`prove`] with the caller's randomness: deterministic proofs for tests only (a
+/// proof's hiding rests on this randomness being secret and fresh).
+pub fn prove_with_rng<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
+    params: &SpartanParams,
+    r1cs: &R1cs<F>,
+    z: &[F],
+    rng: &mut R,
+) -> Result<Proof<F, E>, SpartanError> {
+    Ok(prove_phases(params, r1cs, z, true, rng)?.0)
 }
 
 /// [`prove`] without the satisfiability check (only the shape of `z` is checked): for
@@ -323,16 +512,17 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<Proof<F, E>, SpartanError> {
-    Ok(prove_phases(params, r1cs, z, false)?.0)
+    Ok(prove_phases(params, r1cs, z, false, &mut ChaCha20Rng::from_seed([7; 32]))?.0)
 }
 
 /// The prover, phase by phase; `check` refuses a witness that does not satisfy the
 /// constraints (checked on the `Az`, `Bz`, `Cz` the proof needs anyway).
-fn prove_phases<F: NttField, E: ExtensionOf<F>>(
+fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     z: &[F],
     check: bool,
+    rng: &mut R,
 ) -> Result<(Proof<F, E>, Timings), SpartanError> {
     let mut timings = Timings::new();
     let mut clock = std::time::Instant::now();
@@ -341,7 +531,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
         clock = std::time::Instant::now();
     };
     r1cs.check_witness_shape(z)?;
-    let layout = Layout::of(r1cs);
+    let layout = Layout::of::<F, E>(params, r1cs);
     check_soundness::<F, E>(params, &layout)?;
     let rows = 1usize << layout.log_rows;
     let pad = |mut v: Vec<F>| {
@@ -360,69 +550,86 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
     let public = &z[1..=layout.n_public];
     let mut t = transcript(params, r1cs, public);
 
-    let mut w = vec![F::ZERO; layout.half()];
-    w[..z.len() - layout.n_public - 1].copy_from_slice(&z[layout.n_public + 1..]);
-    lap("transcript (statement digest)", &mut timings);
-    let committed = fastzk_pcs::commit(&params.pcs, &w)?;
-    t.append_bytes(b"witness commitment", &committed.commitment.root);
-    lap("commit to the witness", &mut timings);
-
-    // Outer sumcheck: the products are read from the base-field vectors and lifted on
-    // the fly in its first round (NoCap's recomputation), then stored at half size.
-    let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
-    let outer_g = outer_polynomial::<E>();
-    t.append_elements(b"sumcheck claim", &[E::ZERO]);
-    let outer = if layout.log_rows == 0 {
-        let lift = |v: &[F]| Table::Dense(Mle::new(vec![E::from_base(v[0])]).expect("one value"));
-        let eq = Table::Dense(Mle::new(eq_table(&tau)).expect("one value"));
-        sumcheck::prove_rounds(
-            vec![eq, lift(&az), lift(&bz), lift(&cz)],
-            &outer_g,
-            E::ZERO,
-            &mut t,
-        )?
-    } else {
-        // Round one in the base field (Az, Bz, Cz are base-field tables; only eq(τ, ·)
-        // is in the extension), then the generic rounds on tables of half size.
-        let eq = eq_table(&tau);
-        let msg = outer_first_round(&eq, &az, &bz, &cz);
-        let (r, running) = sumcheck::absorb_round(&msg, E::ZERO, &mut t);
-        let mut eq = Mle::new(eq).expect("power of two");
-        eq.fix_first_in_place(r).expect("a variable to bind");
-        let tables = vec![
-            Table::Dense(eq),
-            Table::Dense(bind_base(&az, r)),
-            Table::Dense(bind_base(&bz, r)),
-            Table::Dense(bind_base(&cz, r)),
-        ];
-        let (mut rounds, mut point, values) =
-            sumcheck::prove_rounds(tables, &outer_g, running, &mut t)?;
-        rounds.insert(0, msg);
-        point.insert(0, r);
-        (rounds, point, values)
-    };
-    let (outer_rounds, outer_point, outer_values) = outer;
-    let abc = [outer_values[1], outer_values[2], outer_values[3]];
-    t.append_elements(b"abc at r_x", &abc);
-    lap("outer sumcheck", &mut timings);
-
-    // Inner sumcheck over the columns.
-    let weights: [E; 3] = t.challenges(b"r_abc", 3).try_into().expect("three");
-    let m = combined_columns(r1cs, &layout, &eq_table(&outer_point), weights);
+    // z by columns, with the masks' values K in the upper half's last rows; the mask R
+    // on the lower half and on K's rows.
+    let masks = Masks::<E>::random(layout.log_rows, rng);
     let mut z_cols = vec![F::ZERO; 1 << layout.log_cols];
     for (v, x) in z.iter().enumerate() {
         z_cols[layout.column(v)] = *x;
     }
+    let base = layout.mask_base();
+    for (e, x) in masks.elements().iter().enumerate() {
+        for d in 0..E::DEGREE {
+            z_cols[base + e * E::DEGREE + d] = x.coeff(d);
+        }
+    }
+    let half = layout.half();
+    let k_region = layout.k_region();
+    let mut mask_r = vec![F::ZERO; 1 << layout.log_cols];
+    let (low, high) = mask_r.split_at_mut(half);
+    for x in low
+        .iter_mut()
+        .chain(&mut high[k_region.start - half..k_region.end - half])
+    {
+        *x = F::random(rng);
+    }
+    lap("transcript (statement digest) and masks", &mut timings);
+    let committed = fastzk_pcs::commit::<F, E, _>(
+        &params.pcs,
+        layout.log_cols - 1,
+        &[
+            &z_cols[..half],
+            &mask_r[..half],
+            &z_cols[k_region.clone()],
+            &mask_r[k_region],
+        ],
+        rng,
+    )?;
+    t.append_bytes(b"witness commitment", &committed.commitment.root);
+    lap("commit to the witness", &mut timings);
+
+    let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
+    let outer_mask_sum = masks.outer.sum();
+    t.append_elements(b"outer mask sum", &[outer_mask_sum]);
+    let rho: E = t.challenge(b"outer mask");
+    let claim = rho * outer_mask_sum;
+    t.append_elements(b"sumcheck claim", &[claim]);
+    let (outer_rounds, r_x, claims) =
+        outer_sumcheck(eq_table(&tau), [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
+    t.append_elements(b"outer claims", &claims);
+    lap("outer sumcheck", &mut timings);
+
+    // Inner sumcheck over the columns, of M·(Z + ρ'·R).
+    let weights: [E; 4] = t.challenges(b"claim weights", 4).try_into().expect("four");
+    let mut m = combined_columns(
+        r1cs,
+        &layout,
+        &eq_table(&r_x),
+        [weights[0], weights[1], weights[2]],
+    );
+    for (i, c) in mask_entries::<F, E>(&layout, &r_x, &weights) {
+        m[i] += c;
+    }
     lap("combined matrix row M(r_x, ·)", &mut timings);
-    let inner_claim = weights[0] * abc[0] + weights[1] * abc[1] + weights[2] * abc[2];
-    // log_cols ≥ 1 always (the public half exists): round one with Z in the base field.
-    t.append_elements(b"sumcheck claim", &[inner_claim]);
-    let msg = inner_first_round(&m, &z_cols);
-    let (r, running) = sumcheck::absorb_round(&msg, inner_claim, &mut t);
+    let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
+    let inner_mask_sum = sum_over_pairs::<E, 1>(half, |j, acc| {
+        acc[0] += m[j].mul_base(mask_r[j]) + m[j + half].mul_base(mask_r[j + half]);
+    })[0];
+    t.append_elements(b"inner mask sum", &[inner_mask_sum]);
+    let rho_in: E = t.challenge(b"inner mask");
+    let claim = inner_claim + rho_in * inner_mask_sum;
+    t.append_elements(b"sumcheck claim", &[claim]);
+    // log_cols ≥ 1 always (the public half exists): round one with Z and R in the base
+    // field.
+    let msg = inner_first_round(&m, &z_cols, &mask_r, rho_in);
+    let (r, running) = sumcheck::absorb_round(&msg, claim, &mut t);
     let mut m = Mle::new(m).expect("power of two");
     m.fix_first_in_place(r).expect("a variable to bind");
     let (mut inner_rounds, mut inner_point, _) = sumcheck::prove_rounds(
-        vec![Table::Dense(m), Table::Dense(bind_base(&z_cols, r))],
+        vec![
+            Table::Dense(m),
+            Table::Dense(bind_masked(&z_cols, &mask_r, rho_in, r)),
+        ],
         &inner_polynomial::<E>(),
         running,
         &mut t,
@@ -430,15 +637,18 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
     inner_rounds.insert(0, msg);
     inner_point.insert(0, r);
     lap("inner sumcheck", &mut timings);
+    let (row_weights, col_point) = layout.opening(&inner_point, rho_in);
     let (witness_eval, opening) =
-        fastzk_pcs::open(&params.pcs, &committed, &inner_point[1..], &mut t)?;
+        fastzk_pcs::open(&params.pcs, &committed, &row_weights, &col_point, &mut t)?;
     lap("open the witness commitment", &mut timings);
     let proof = Proof {
         witness: committed.commitment,
+        outer_mask_sum,
         outer: SumcheckProof {
             rounds: outer_rounds,
         },
-        abc,
+        claims,
+        inner_mask_sum,
         inner: SumcheckProof {
             rounds: inner_rounds,
         },
@@ -446,6 +656,89 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>>(
         opening,
     };
     Ok((proof, timings))
+}
+
+/// The outer sumcheck of `eq(τ, ·)·(Az'·Bz' − Cz') + ρ·p` from the claim `ρ·P`, where
+/// `Az' = Az + x_l(1 − x_l)·α_A` (and so for `B`, `C`): the first round in the base
+/// field, the middle ones generic, the last (degree 5, where the `α` terms live) on the
+/// two values left. Returns the messages, `r_x`, and the four claims.
+type OuterRun<E> = (Vec<Vec<E>>, Vec<E>, [E; 4]);
+
+fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
+    eq: Vec<E>,
+    [az, bz, cz]: [&[F]; 3],
+    masks: &Masks<E>,
+    rho: E,
+    claim: E,
+    t: &mut Transcript,
+) -> Result<OuterRun<E>, SpartanError> {
+    let l = eq.len().trailing_zeros() as usize;
+    let mut rounds = Vec::with_capacity(l);
+    let mut point = Vec::with_capacity(l);
+    let lift = |v: &[F]| v.iter().map(|&x| E::from_base(x)).collect::<Vec<E>>();
+    let (last, running) = if l == 1 {
+        (vec![eq, lift(az), lift(bz), lift(cz)], claim)
+    } else {
+        // Round one in the base field (Az, Bz, Cz are base-field tables; only eq(τ, ·)
+        // is in the extension), then the generic rounds on tables of half size.
+        let mut msg = outer_first_round(&eq, az, bz, cz);
+        let pm = masks.outer.round_message(&[], msg.len());
+        msg.iter_mut().zip(pm).for_each(|(a, b)| *a += rho * b);
+        let (r, running) = sumcheck::absorb_round(&msg, claim, t);
+        rounds.push(msg);
+        point.push(r);
+        let mut eq = Mle::new(eq).expect("power of two");
+        eq.fix_first_in_place(r).expect("a variable to bind");
+        let tables = vec![
+            Table::Dense(eq),
+            Table::Dense(bind_base(az, r)),
+            Table::Dense(bind_base(bz, r)),
+            Table::Dense(bind_base(cz, r)),
+        ];
+        let masking = Masking {
+            mask: &masks.outer,
+            rho,
+            earlier: vec![r],
+        };
+        let run = sumcheck::run_rounds(
+            tables,
+            &outer_polynomial::<E>(),
+            running,
+            l - 2,
+            Some(&masking),
+            t,
+        )?;
+        rounds.extend(run.rounds);
+        point.extend(run.point);
+        let last = run.tables.into_iter().map(|m| m.evals().to_vec()).collect();
+        (last, run.running)
+    };
+    let at = |v: &[E], x: E| v[0] + x * (v[1] - v[0]);
+    let alpha = masks.alpha;
+    let masked = |x: E| {
+        let m = x * (E::ONE - x);
+        [
+            at(&last[1], x) + m * alpha[0],
+            at(&last[2], x) + m * alpha[1],
+            at(&last[3], x) + m * alpha[2],
+        ]
+    };
+    let pm = masks.outer.round_message(&point, 5);
+    let msg: Vec<E> = [0u64, 2, 3, 4, 5]
+        .iter()
+        .zip(pm)
+        .map(|(&x, p)| {
+            let x = E::from_u64(x);
+            let [a, b, c] = masked(x);
+            at(&last[0], x) * (a * b - c) + rho * p
+        })
+        .collect();
+    let (r, _) = sumcheck::absorb_round(&msg, running, t);
+    rounds.push(msg);
+    point.push(r);
+    let [a, b, c] = masked(r);
+    let claims = [a, b, c, masks.outer.evaluate(&point)];
+    Ok((rounds, point, claims))
 }
 
 /// Pairs per rayon task in the base-field first rounds.
@@ -483,14 +776,39 @@ fn outer_first_round<F: NttField, E: ExtensionOf<F>>(
     })
 }
 
-/// The inner sumcheck's first message `s(0), s(2)` for `M·Z` with `Z` in the base field.
-fn inner_first_round<F: NttField, E: ExtensionOf<F>>(m: &[E], z: &[F]) -> Vec<E> {
+/// The inner sumcheck's first message `s(0), s(2)` for `M·(Z + ρ'·R)` with `Z` and `R`
+/// in the base field.
+fn inner_first_round<F: NttField, E: ExtensionOf<F>>(
+    m: &[E],
+    z: &[F],
+    mask: &[F],
+    rho: E,
+) -> Vec<E> {
     let half = m.len() / 2;
-    sum_over_pairs::<E, 2>(half, |j, acc| {
-        let (m1, z1) = (m[j + half], z[j + half]);
-        acc[0] += m[j].mul_base(z[j]);
-        acc[1] += (m1 + m1 - m[j]).mul_base(z1 + z1 - z[j]);
-    })
+    let s = sum_over_pairs::<E, 4>(half, |j, acc| {
+        let (m0, m1) = (m[j], m[j + half]);
+        let m2 = m1 + m1 - m0;
+        acc[0] += m0.mul_base(z[j]);
+        acc[1] += m0.mul_base(mask[j]);
+        acc[2] += m2.mul_base(z[j + half] + z[j + half] - z[j]);
+        acc[3] += m2.mul_base(mask[j + half] + mask[j + half] - mask[j]);
+    });
+    vec![s[0] + rho * s[1], s[2] + rho * s[3]]
+}
+
+/// `Z + ρ'·R` with its first variable bound to `r`.
+fn bind_masked<F: NttField, E: ExtensionOf<F>>(z: &[F], mask: &[F], rho: E, r: E) -> Mle<E> {
+    let half = z.len() / 2;
+    let evals = (0..half)
+        .into_par_iter()
+        .with_min_len(FIRST_ROUND_CHUNK)
+        .map(|j| {
+            let lo = E::from_base(z[j]) + rho.mul_base(mask[j]);
+            let hi = E::from_base(z[j + half]) + rho.mul_base(mask[j + half]);
+            lo + r * (hi - lo)
+        })
+        .collect();
+    Mle::new(evals).expect("a power of two")
 }
 
 /// `Σ_j` of what `add(j, ·)` adds for each pair `j < half`, in parallel: a round
@@ -541,7 +859,7 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
     public: &[F],
     proof: &Proof<F, E>,
 ) -> Result<(), SpartanError> {
-    let layout = Layout::of(r1cs);
+    let layout = Layout::of::<F, E>(params, r1cs);
     check_soundness::<F, E>(params, &layout)?;
     if public.len() != layout.n_public {
         return Err(SpartanError::PublicCount(public.len(), layout.n_public));
@@ -555,40 +873,58 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
     t.append_bytes(b"witness commitment", &proof.witness.root);
 
     let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
-    let outer_g = outer_polynomial::<E>();
-    let (r_x, last) = sumcheck::verify(
-        E::ZERO,
-        layout.log_rows,
-        outer_g.message_len(),
+    t.append_elements(b"outer mask sum", &[proof.outer_mask_sum]);
+    let rho: E = t.challenge(b"outer mask");
+    let (r_x, last) = sumcheck::verify_lens(
+        rho * proof.outer_mask_sum,
+        &outer_degrees(layout.log_rows),
         &proof.outer,
         &mut t,
     )?;
-    let [va, vb, vc] = proof.abc;
-    if last != eq_eval(&tau, &r_x).expect("same length") * (va * vb - vc) {
+    let [va, vb, vc, p_at] = proof.claims;
+    if last != eq_eval(&tau, &r_x).expect("same length") * (va * vb - vc) + rho * p_at {
         return Err(SpartanError::Rejected("outer sumcheck's final check"));
     }
-    t.append_elements(b"abc at r_x", &proof.abc);
+    t.append_elements(b"outer claims", &proof.claims);
 
-    let weights: [E; 3] = t.challenges(b"r_abc", 3).try_into().expect("three");
-    let claim = weights[0] * va + weights[1] * vb + weights[2] * vc;
+    let weights: [E; 4] = t.challenges(b"claim weights", 4).try_into().expect("four");
+    let claim: E = weights
+        .iter()
+        .zip(&proof.claims)
+        .map(|(w, c)| *w * *c)
+        .sum();
+    t.append_elements(b"inner mask sum", &[proof.inner_mask_sum]);
+    let rho_in: E = t.challenge(b"inner mask");
     let inner_g = inner_polynomial::<E>();
     let (r_y, last) = sumcheck::verify(
-        claim,
+        claim + rho_in * proof.inner_mask_sum,
         layout.log_cols,
         inner_g.message_len(),
         &proof.inner,
         &mut t,
     )?;
+    let (row_weights, col_point) = layout.opening(&r_y, rho_in);
     fastzk_pcs::verify(
         &params.pcs,
         &proof.witness,
-        &r_y[1..],
+        &row_weights,
+        &col_point,
         proof.witness_eval,
         &proof.opening,
         &mut t,
     )?;
-    // M(r_x, r_y) from the R1CS: O(nnz).
-    let m_at = combined_at(r1cs, &layout, &r_x, &r_y, weights);
+    // M(r_x, r_y) from the R1CS, O(nnz), plus the mask slots' entries.
+    let eq_y = SplitEq::new(&r_y);
+    let m_at = combined_at(
+        r1cs,
+        &layout,
+        &r_x,
+        &eq_y,
+        [weights[0], weights[1], weights[2]],
+    ) + mask_entries::<F, E>(&layout, &r_x, &weights)
+        .into_iter()
+        .map(|(i, c)| c * eq_y.at(i))
+        .sum::<E>();
     // IO(r_y') from the public inputs: (1, public, 0, …).
     let eq_io = SplitEq::new(&r_y[1..]);
     let io_at: E = std::iter::once(F::ONE)
@@ -596,7 +932,7 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
         .enumerate()
         .map(|(k, x)| eq_io.at(k).mul_base(x))
         .sum();
-    let z_at = (E::ONE - r_y[0]) * proof.witness_eval + r_y[0] * io_at;
+    let z_at = proof.witness_eval + r_y[0] * io_at;
     if last != m_at * z_at {
         return Err(SpartanError::Rejected("inner sumcheck's final check"));
     }

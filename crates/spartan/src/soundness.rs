@@ -10,11 +10,16 @@
 //! | component | error |
 //! | --- | --- |
 //! | outer statement: random `τ` | `log_rows / |E|` (a multilinear polynomial in `τ`) |
-//! | outer sumcheck (degree 3) | `3·log_rows / |E|` |
-//! | combining `Az`, `Bz`, `Cz` claims | `1 / |E|` |
+//! | outer mask: `ρ` drawn after `P = Σ p` | `1 / |E|` |
+//! | outer sumcheck (degree 3, the last round 5) | `(3·(log_rows − 1) + 5) / |E|` |
+//! | combining the four claims | `1 / |E|` |
+//! | inner mask: `ρ'` drawn after `Σ M·R` | `1 / |E|` |
 //! | inner sumcheck (degree 2) | `2·log_cols / |E|` |
 //! | proximity test, per repetition | `n_code / |E|` (proximity gaps of RS codes, unique decoding) |
 //! | column queries | `(1 − δ/2)^queries`, `δ = 1 − rate` |
+//!
+//! The rate is the code's actual one: with hiding, each row's message is its `C` values
+//! and `queries` random coefficients, so `rate = (C + queries) / n_code`.
 //!
 //! The commitments' binding rests on the hash: finding a collision of SHA3-256 or
 //! BLAKE3 takes about `2^128` work. That is a computational bound, reported apart
@@ -71,15 +76,17 @@ pub fn soundness<F: NttField, E: ExtensionOf<F>>(
     let over_field = |count: f64| field_bits - count.max(1.0).log2();
     let pcs = &params.pcs;
     let (_, log_c) = pcs.shape(log_cols.saturating_sub(1));
-    let n_code = (1u64 << (log_c as u32 + pcs.log_blowup)) as f64;
-    let delta = 1.0 - 0.5f64.powi(pcs.log_blowup as i32);
+    let n_code = pcs.code_len(1 << log_c) as f64;
+    let delta = 1.0 - pcs.rate(1 << log_c);
     let parts = vec![
         ("outer statement (random τ)", over_field(log_rows as f64)),
+        ("outer mask (ρ after Σ p)", over_field(1.0)),
         (
-            "outer sumcheck (degree 3)",
-            over_field(3.0 * log_rows as f64),
+            "outer sumcheck (degree 3, last round 5)",
+            over_field(3.0 * log_rows.saturating_sub(1) as f64 + 5.0),
         ),
-        ("combining the three claims", over_field(1.0)),
+        ("combining the four claims", over_field(1.0)),
+        ("inner mask (ρ' after Σ M·R)", over_field(1.0)),
         (
             "inner sumcheck (degree 2)",
             over_field(2.0 * log_cols as f64),

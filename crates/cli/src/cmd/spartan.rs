@@ -18,17 +18,13 @@ use crate::progress::print_timings;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum SpartanCommand {
-    /// Prove: `prove circuit.r1cs witness.wtns proof.bin public.json`. The proof is NOT
-    /// zero-knowledge yet (it reveals information about the witness): --no-zk says you
-    /// know.
+    /// Prove: `prove circuit.r1cs witness.wtns proof.bin public.json`. The proof is
+    /// zero-knowledge (masked sumchecks, hiding commitment), with randomness from the OS.
     Prove {
         r1cs: PathBuf,
         witness: PathBuf,
         proof: PathBuf,
         public: PathBuf,
-        /// Accept a proof that is not zero-knowledge (required until hiding lands).
-        #[arg(long)]
-        no_zk: bool,
         /// Hash for the Merkle trees and the transcript.
         #[arg(long, value_enum, default_value = "blake3")]
         hash: HashArg,
@@ -123,13 +119,9 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
             witness,
             proof,
             public,
-            no_zk,
             hash,
             timings,
         } => {
-            if !no_zk {
-                bail!("fastzk's Spartan proofs are not zero-knowledge yet: they reveal information about the witness. Pass --no-zk to prove anyway (for circuits whose witness is not secret, or for testing)");
-            }
             let (field, bytes) = circuit_field(r1cs)?;
             let params = params_with(*hash);
             with_field!(field, F, E => prove_files::<F, E>(&params, r1cs, &bytes, witness, proof, public, *timings))?;
@@ -149,22 +141,24 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
             field,
             queries,
         } => {
-            let (field, shape) = match (r1cs, log_size) {
+            // (constraints, variables with the constant one, public inputs)
+            let (field, sizes) = match (r1cs, log_size) {
                 (Some(path), None) => {
                     let (field, bytes) = circuit_field(path)?;
                     let h = read_r1cs_header(&bytes, &name(path))?;
-                    let shape =
-                        instance_shape(h.n_constraints as usize, h.n_wires as usize, h.n_public());
-                    (field, shape)
+                    let sizes = (h.n_constraints as usize, h.n_wires as usize, h.n_public());
+                    (field, sizes)
                 }
-                (None, Some(k)) => (*field, (*k as usize, *k as usize + 1)),
+                (None, Some(k)) if *k <= 40 => (*field, (1usize << k, 1usize << k, 1)),
+                (None, Some(k)) => bail!("--log-size {k}: at most 40"),
                 _ => bail!("give either a .r1cs or --log-size"),
             };
             let mut params = SpartanParams::default();
             if let Some(q) = queries {
                 params.pcs.queries = *q;
             }
-            with_field!(field, F, E => print_params::<F, E>(&params, shape))
+            let (n_c, n_vars, n_pub) = sizes;
+            with_field!(field, F, E => print_params::<F, E>(&params, instance_shape(&params, n_c, n_vars, n_pub, E::DEGREE)))
         }
     }
 }
@@ -226,9 +220,12 @@ fn print_params<F: PrimeField + fastzk_field::NttField, E: ExtensionOf<F>>(
     let s = soundness::<F, E>(params, log_rows, log_cols);
     let pcs = &params.pcs;
     println!(
-        "Spartan + Orion, 2^{log_rows} constraints × 2^{log_cols} columns: challenges in a degree-{} extension, rate 1/{}, {} rows, {} queries, {} proximity combination(s)",
+        "Spartan + Orion, 2^{log_rows} constraints × 2^{log_cols} columns: challenges in a degree-{} extension, rate {:.4} (1/{} and {} random coefficients per row{}), {} rows per half, {} queries, {} proximity combination(s)",
         E::DEGREE,
+        pcs.rate(1 << pcs.shape(log_cols - 1).1),
         1u32 << pcs.log_blowup,
+        pcs.tails(),
+        if pcs.hiding { ", hiding" } else { "" },
         1u32 << pcs.shape(log_cols - 1).0,
         pcs.queries,
         pcs.proximity_reps
