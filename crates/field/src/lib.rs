@@ -32,7 +32,9 @@ mod traits;
 pub mod ark;
 
 pub use batch::{batch_inverse, batch_inverse_with_scratch};
-pub use goldilocks::{Goldilocks, GoldilocksExt2, GoldilocksExt2Config, GoldilocksExt3};
+pub use goldilocks::{
+    sum_of_ext3_products, Goldilocks, GoldilocksExt2, GoldilocksExt2Config, GoldilocksExt3,
+};
 pub use instances::*;
 pub use mont::{Fp, MinusOneExt, MontConfig, MontTable};
 pub use ntt::NttField;

@@ -120,3 +120,43 @@ fn frobenius_and_irreducibility() {
         vec![g, Goldilocks::ZERO, Goldilocks::ZERO]
     );
 }
+
+/// Every coefficient at or near `p − 1`: the products' sums carry past `2^128` (twice at
+/// most), which the one-reduction product must fold back.
+#[test]
+fn products_with_maximal_coefficients_match_the_reference() {
+    let g = |x: u128| Goldilocks::new(x as u64).unwrap();
+    let big = [P - 1, P - 2, P - 1 - (1 << 32), 1 << 63, 0, 1];
+    for &a0 in &big {
+        for &a1 in &big {
+            for &b in &big {
+                let a = GoldilocksExt3::new(g(a0), g(a1), g(P - 1));
+                let b = GoldilocksExt3::new(g(b), g(P - 1), g(P - 1));
+                assert_eq!(coeffs(a * b), reference_mul(coeffs(a), coeffs(b)));
+                assert_eq!(coeffs(b * b), reference_mul(coeffs(b), coeffs(b)));
+            }
+        }
+    }
+}
+
+/// The once-reduced sum of products against products summed one by one, over random
+/// and maximal coefficients (many carries), and the empty sum.
+#[test]
+fn sums_of_products_match_the_products_summed() {
+    use fastzk_field::sum_of_ext3_products;
+    let s = samples(300);
+    let pairs: Vec<_> = s.windows(2).map(|w| (w[0], w[1])).collect();
+    let naive: GoldilocksExt3 = pairs.iter().map(|(a, b)| *a * *b).sum();
+    assert_eq!(sum_of_ext3_products(pairs.iter().copied()), naive);
+    let m = |x: u128| Goldilocks::new(x as u64).unwrap();
+    let max = GoldilocksExt3::new(m(P - 1), m(P - 1), m(P - 1));
+    let many = vec![(max, max); 10_000];
+    assert_eq!(
+        sum_of_ext3_products(many.iter().copied()),
+        many.iter().map(|(a, b)| *a * *b).sum()
+    );
+    assert_eq!(
+        sum_of_ext3_products(std::iter::empty()),
+        GoldilocksExt3::ZERO
+    );
+}

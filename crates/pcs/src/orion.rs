@@ -34,7 +34,7 @@
 
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
 use fastzk_multilinear::{eq_table, Absorb, HashKind, Transcript};
-use fastzk_poly::{Order, ReedSolomon};
+use fastzk_poly::{Order, Radix2Domain, TwoAdicTransform};
 use rand_core::RngCore;
 use rayon::prelude::*;
 
@@ -51,6 +51,10 @@ pub trait ExtensionOf<F: NttField>: Field + Absorb {
     /// `self·b` for a base-field `b`.
     fn mul_base(&self, b: F) -> Self {
         *self * Self::from_base(b)
+    }
+    /// `Σ x_k·y_k` (an extension may reduce once at the end).
+    fn dot(pairs: impl Iterator<Item = (Self, Self)>) -> Self {
+        pairs.map(|(x, y)| x * y).sum()
     }
 }
 
@@ -100,6 +104,9 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt3 {
     }
     fn mul_base(&self, b: Goldilocks) -> Self {
         Self::new(self.c[0] * b, self.c[1] * b, self.c[2] * b)
+    }
+    fn dot(pairs: impl Iterator<Item = (Self, Self)>) -> Self {
+        fastzk_field::sum_of_ext3_products(pairs)
     }
 }
 
@@ -195,11 +202,9 @@ fn encode_rows<F: NttField>(messages: &[F], k: usize, n: usize) -> Result<Vec<F>
         .par_chunks_mut(n)
         .zip(messages.par_chunks(k.max(1)))
         .for_each(|(o, m)| o[..m.len()].copy_from_slice(m));
-    let code = ReedSolomon {
-        log_blowup: 0,
-        output: Order::Natural,
-    };
-    Ok(code.encode_batch(&padded, n)?)
+    let domain = Radix2Domain::<F>::cached(n.trailing_zeros())?;
+    domain.forward_batch(&mut padded, Order::Natural, Order::Natural)?;
+    Ok(padded)
 }
 
 /// What the verifier holds: the Merkle root and the number of variables.
@@ -217,8 +222,10 @@ pub struct Committed<F> {
     /// Every row's message (the blocks' rows, then the masking rows), each `C + tails`
     /// long, row-major.
     messages: Vec<F>,
-    /// The encoded matrix by columns: column `j` is `columns[j·H .. (j+1)·H]`, `H` rows.
-    columns: Vec<F>,
+    /// The encoded rows, each `width` long, row-major (columns are read strided: no
+    /// transposed copy).
+    encoded: Vec<F>,
+    width: usize,
     salts: Vec<Salt>,
     tree: MerkleTree,
 }
@@ -317,16 +324,6 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
         .iter_mut()
         .for_each(|x| *x = F::random(rng));
     let encoded = encode_rows(&messages, d.k, d.width)?;
-    // Transpose so that each leaf's column is contiguous.
-    let mut columns = vec![F::ZERO; d.height * d.width];
-    columns
-        .par_chunks_mut(d.height)
-        .enumerate()
-        .for_each(|(j, col)| {
-            for (i, c) in col.iter_mut().enumerate() {
-                *c = encoded[i * d.width + j];
-            }
-        });
     let salts: Vec<Salt> = if params.hiding {
         (0..d.width)
             .map(|_| {
@@ -338,10 +335,11 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     } else {
         Vec::new()
     };
-    let leaves = columns
-        .par_chunks(d.height)
-        .enumerate()
-        .map(|(j, c)| leaf(params.hash, salts.get(j), c))
+    // Consecutive columns in one task share their cache lines, row by row.
+    let leaves = (0..d.width)
+        .into_par_iter()
+        .with_min_len(64)
+        .map(|j| leaf(params.hash, salts.get(j), &column(&encoded, d.width, j)))
         .collect();
     let tree = MerkleTree::new(params.hash, leaves)?;
     Ok(Committed {
@@ -351,10 +349,16 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
         },
         rows: n_rows,
         messages,
-        columns,
+        encoded,
+        width: d.width,
         salts,
         tree,
     })
+}
+
+/// Column `j` of the row-major matrix with rows of `width` values.
+fn column<F: Copy>(encoded: &[F], width: usize, j: usize) -> Vec<F> {
+    encoded.iter().skip(j).step_by(width).copied().collect()
 }
 
 /// `wᵀ·M` for the row-major matrix `m` with rows of `k` values (`w` may be shorter than
@@ -457,7 +461,7 @@ pub fn open<F: NttField, E: ExtensionOf<F>>(
     let q = queries(params, &combos, &u, d.width, transcript);
     let columns = q
         .iter()
-        .map(|&j| data.columns[j * d.height..(j + 1) * d.height].to_vec())
+        .map(|&j| column(&data.encoded, data.width, j))
         .collect();
     let salts = q
         .iter()
@@ -573,13 +577,16 @@ mod tests {
             let mut data = commit::<_, GoldilocksExt2, _>(&params, 12, &[&evals], &mut r).unwrap();
             let d = dims(&params, 12, 1 << params.shape(12).0, 2);
             for j in (0..d.width).filter(|j| j % 5 < 2) {
-                data.columns[j * d.height] += Goldilocks::ONE;
+                data.encoded[j] += Goldilocks::ONE;
             }
-            let leaves = data
-                .columns
-                .par_chunks(d.height)
-                .enumerate()
-                .map(|(j, c)| leaf(params.hash, data.salts.get(j), c))
+            let leaves = (0..d.width)
+                .map(|j| {
+                    leaf(
+                        params.hash,
+                        data.salts.get(j),
+                        &column(&data.encoded, d.width, j),
+                    )
+                })
                 .collect();
             data.tree = MerkleTree::new(params.hash, leaves).unwrap();
             data.commitment.root = data.tree.root();

@@ -338,8 +338,10 @@ fn r1cs_digest<F: NttField>(r1cs: &R1cs<F>) -> [u8; 32] {
         let chunks: Vec<[u8; 32]> = (0..n_rows.div_ceil(ROWS))
             .into_par_iter()
             .map(|k| {
-                let mut buf = Vec::new();
-                for i in k * ROWS..((k + 1) * ROWS).min(n_rows) {
+                let rows = k * ROWS..((k + 1) * ROWS).min(n_rows);
+                let nnz: usize = rows.clone().map(|i| m.row(i).0.len()).sum();
+                let mut buf = Vec::with_capacity(8 * rows.len() + nnz * (4 + F::BYTES));
+                for i in rows {
                     let (cs, vs) = m.row(i);
                     buf.extend_from_slice(&(cs.len() as u64).to_le_bytes());
                     for (c, v) in cs.iter().zip(vs) {
@@ -372,9 +374,15 @@ fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F])
     t
 }
 
-/// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns: each task scatters a
-/// range of rows of all three matrices into its own table, and the tables are summed
-/// (a shared table would need atomics; one per task costs memory per thread only).
+/// Columns per bucket of [`combined_columns`]' second pass: 2^13 extension elements
+/// (192 KiB for `GoldilocksExt3`) stay in a core's L2 cache.
+const SCATTER_BUCKET_BITS: usize = 13;
+
+/// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns, in two passes so that no
+/// write lands at random in a table larger than a cache: each task walks a range of
+/// rows and appends `(column, value)` to a bucket per block of `2^13` columns; then each
+/// block of the table sums its buckets from every task. (Scattering straight into a
+/// table of 2^21 elements cost a cache miss per entry.)
 fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     layout: &Layout,
@@ -384,33 +392,47 @@ fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
     let n_rows = r1cs.n_constraints();
     let cols = 1usize << layout.log_cols;
+    let bits = SCATTER_BUCKET_BITS.min(layout.log_cols);
+    let n_buckets = cols >> bits;
     let tasks = rayon::current_num_threads().max(1);
     let per_task = n_rows.div_ceil(tasks).max(1);
-    (0..tasks)
+    let nnz: usize = mats.iter().map(|m| m.nnz()).sum();
+    let reserve = nnz / (tasks * n_buckets) + nnz / (tasks * n_buckets * 8) + 16;
+    let parts: Vec<Vec<Vec<(u32, E)>>> = (0..tasks)
         .into_par_iter()
         .map(|k| {
-            let mut out = vec![E::ZERO; cols];
-            let first = (k * per_task).min(n_rows);
-            let last = ((k + 1) * per_task).min(n_rows);
-            for (i, &eq_i) in row.iter().enumerate().take(last).skip(first) {
+            let mut buckets: Vec<Vec<(u32, E)>> = (0..n_buckets)
+                .map(|_| Vec::with_capacity(reserve))
+                .collect();
+            let rows = (k * per_task).min(n_rows)..((k + 1) * per_task).min(n_rows);
+            for i in rows {
                 for (m, w) in mats.iter().zip(&weights) {
                     let (cs, vs) = m.row(i);
                     if cs.is_empty() {
                         continue;
                     }
-                    let wr = *w * eq_i;
+                    let wr = *w * row[i];
                     for (c, a) in cs.iter().zip(vs) {
-                        out[layout.column(*c as usize)] += wr.mul_base(*a);
+                        let col = layout.column(*c as usize);
+                        buckets[col >> bits].push((col as u32, wr.mul_base(*a)));
                     }
                 }
             }
-            out
+            buckets
         })
-        .reduce_with(|mut a, b| {
-            a.par_iter_mut().zip(b).for_each(|(x, y)| *x += y);
-            a
-        })
-        .unwrap_or_else(|| vec![E::ZERO; cols])
+        .collect();
+    let mut out = vec![E::ZERO; cols];
+    let mask = (1usize << bits) - 1;
+    out.par_chunks_mut(1 << bits)
+        .enumerate()
+        .for_each(|(b, block)| {
+            for part in &parts {
+                for &(col, v) in &part[b] {
+                    block[col as usize & mask] += v;
+                }
+            }
+        });
+    out
 }
 
 /// `eq(r, ·)` as the product of two tables over the high and low halves of the index,
@@ -438,7 +460,9 @@ impl<E: fastzk_field::Field> SplitEq<E> {
 }
 
 /// `M(r_x, r_y) = Σ_m w_m·Σ_{(i, v, a) ∈ m} a·eq(r_x, i)·eq(r_y, col(v))` straight from
-/// the rows, with split `eq` tables (the verifier's `O(nnz)` step).
+/// the rows, with split `eq` tables (the verifier's `O(nnz)` step). Each `w_m` is folded
+/// into a copy of `eq(r_y)`'s low table and `eq(r_x)`'s high factor is applied once per
+/// block of rows, so an entry costs one extension product and a row one more.
 fn combined_at<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     layout: &Layout,
@@ -448,23 +472,28 @@ fn combined_at<F: NttField, E: ExtensionOf<F>>(
 ) -> E {
     let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
     let eq_x = SplitEq::new(r_x);
-    (0..r1cs.n_constraints())
+    let lo_w: [Vec<E>; 3] = weights.map(|w| eq_y.lo.iter().map(|x| w * *x).collect());
+    let (y_bits, y_mask) = (eq_y.lo_bits, (1usize << eq_y.lo_bits) - 1);
+    let block = 1usize << eq_x.lo_bits;
+    let n = r1cs.n_constraints();
+    (0..eq_x.hi.len())
         .into_par_iter()
-        .with_min_len(1 << 10)
-        .map(|i| {
-            mats.iter()
-                .zip(&weights)
-                .map(|(m, w)| {
-                    let (cs, vs) = m.row(i);
-                    let dot: E = cs
-                        .iter()
-                        .zip(vs)
-                        .map(|(c, a)| eq_y.at(layout.column(*c as usize)).mul_base(*a))
-                        .sum();
-                    *w * dot
+        .map(|h| {
+            let rows = h * block..((h + 1) * block).min(n);
+            let first = rows.start;
+            let s: E = rows
+                .map(|i| {
+                    let entries = mats.iter().zip(&lo_w).flat_map(|(m, lo)| {
+                        let (cs, vs) = m.row(i);
+                        cs.iter().zip(vs).map(|(c, a)| {
+                            let col = layout.column(*c as usize);
+                            (eq_y.hi[col >> y_bits], lo[col & y_mask].mul_base(*a))
+                        })
+                    });
+                    eq_x.lo[i - first] * E::dot(entries)
                 })
-                .sum::<E>()
-                * eq_x.at(i)
+                .sum();
+            eq_x.hi[h] * s
         })
         .sum()
 }

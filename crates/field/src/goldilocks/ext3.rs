@@ -22,6 +22,52 @@ fn times_w(a: Goldilocks) -> Goldilocks {
     a4 + a2 + a
 }
 
+/// `Σ x_k·y_k mod p` for three canonical pairs: the 128-bit products summed with a count
+/// of the carries past `2^128` (at most two), which are worth `2^128 ≡ −2^32`.
+#[inline(always)]
+fn sum_of_products(pairs: [(u64, u64); 3]) -> Goldilocks {
+    let mut lo = 0u128;
+    let mut carries = 0u64;
+    for (x, y) in pairs {
+        let (s, c) = lo.overflowing_add(x as u128 * y as u128);
+        lo = s;
+        carries += c as u64;
+    }
+    Goldilocks::reduce128(lo) - Goldilocks(carries << 32)
+}
+
+/// `Σ x_k·y_k` over extension elements, reduced once per coefficient at the end: each
+/// pair adds its nine 128-bit products (`7·x_1`, `7·x_2` folded in) to three wide
+/// accumulators that count their carries past `2^128`.
+pub fn sum_of_ext3_products(
+    pairs: impl Iterator<Item = (GoldilocksExt3, GoldilocksExt3)>,
+) -> GoldilocksExt3 {
+    let mut lo = [0u128; 3];
+    let mut carries = [0u64; 3];
+    let mut add = |k: usize, x: u64, y: u64| {
+        let (s, c) = lo[k].overflowing_add(x as u128 * y as u128);
+        lo[k] = s;
+        carries[k] += c as u64;
+    };
+    for (x, y) in pairs {
+        let [a0, a1, a2] = x.c.map(|v| v.value());
+        let [b0, b1, b2] = y.c.map(|v| v.value());
+        let (w1, w2) = (times_w(x.c[1]).value(), times_w(x.c[2]).value());
+        add(0, a0, b0);
+        add(0, w1, b2);
+        add(0, w2, b1);
+        add(1, a0, b1);
+        add(1, a1, b0);
+        add(1, w2, b2);
+        add(2, a0, b2);
+        add(2, a1, b1);
+        add(2, a2, b0);
+    }
+    let coeff =
+        |k: usize| Goldilocks::reduce128(lo[k]) - Goldilocks::reduce128((carries[k] as u128) << 32);
+    GoldilocksExt3::new(coeff(0), coeff(1), coeff(2))
+}
+
 /// `c[0] + c[1]·x + c[2]·x²` with `x^3 = 7`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct GoldilocksExt3 {
@@ -41,16 +87,20 @@ impl GoldilocksExt3 {
     fn sub_impl(&self, r: &Self) -> Self {
         Self::new(self.c[0] - r.c[0], self.c[1] - r.c[1], self.c[2] - r.c[2])
     }
-    /// Karatsuba for three coefficients: six base products instead of nine.
+    /// Schoolbook with one reduction per coefficient: each is a sum of three 128-bit
+    /// products (`7·a_i` folded in first), accumulated with its carries past `2^128`
+    /// and reduced once — nine products and three reductions, where Karatsuba's six
+    /// products cost six reductions and a dozen modular additions.
     #[inline]
     fn mul_impl(&self, r: &Self) -> Self {
-        let [a0, a1, a2] = self.c;
-        let [b0, b1, b2] = r.c;
-        let (v0, v1, v2) = (a0 * b0, a1 * b1, a2 * b2);
-        let m12 = (a1 + a2) * (b1 + b2) - v1 - v2; // a1·b2 + a2·b1
-        let m01 = (a0 + a1) * (b0 + b1) - v0 - v1; // a0·b1 + a1·b0
-        let m02 = (a0 + a2) * (b0 + b2) - v0 - v2; // a0·b2 + a2·b0
-        Self::new(v0 + times_w(m12), m01 + times_w(v2), m02 + v1)
+        let [a0, a1, a2] = self.c.map(|x| x.value());
+        let [b0, b1, b2] = r.c.map(|x| x.value());
+        let (w1, w2) = (times_w(self.c[1]).value(), times_w(self.c[2]).value());
+        Self::new(
+            sum_of_products([(a0, b0), (w1, b2), (w2, b1)]),
+            sum_of_products([(a0, b1), (a1, b0), (w2, b2)]),
+            sum_of_products([(a0, b2), (a1, b1), (a2, b0)]),
+        )
     }
     #[inline]
     fn neg_impl(&self) -> Self {

@@ -13,7 +13,7 @@ mod ext3;
 mod ntt;
 pub mod packed;
 
-pub use ext3::GoldilocksExt3;
+pub use ext3::{sum_of_ext3_products, GoldilocksExt3};
 
 /// An element of the Goldilocks field, canonical.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -49,7 +49,7 @@ impl Goldilocks {
 
     /// Reduces a 128-bit product using `2^64 ≡ 2^32 − 1` and `2^96 ≡ −1`.
     #[inline(always)]
-    fn reduce128(x: u128) -> Self {
+    pub(crate) fn reduce128(x: u128) -> Self {
         let lo = x as u64;
         let hi = (x >> 64) as u64;
         let hi_hi = hi >> 32;
