@@ -596,12 +596,8 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let k_region = layout.k_region();
     let mut mask_r = vec![F::ZERO; 1 << layout.log_cols];
     let (low, high) = mask_r.split_at_mut(half);
-    for x in low
-        .iter_mut()
-        .chain(&mut high[k_region.start - half..k_region.end - half])
-    {
-        *x = F::random(rng);
-    }
+    fill_random(low, rng);
+    fill_random(&mut high[k_region.start - half..k_region.end - half], rng);
     lap("transcript (statement digest) and masks", &mut timings);
     let committed = fastzk_pcs::commit::<F, E, _>(
         &params.pcs,
@@ -768,6 +764,25 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
     let [a, b, c] = masked(r);
     let claims = [a, b, c, masks.outer.evaluate(&point)];
     Ok((rounds, point, claims))
+}
+
+/// Fills `out` with uniform elements in parallel: one ChaCha20 stream per chunk, each
+/// seeded from `rng` (so the result is a function of `rng`, as tests need).
+fn fill_random<F: NttField, R: RngCore + ?Sized>(out: &mut [F], rng: &mut R) {
+    const CHUNK: usize = 1 << 14;
+    let seeds: Vec<[u8; 32]> = (0..out.len().div_ceil(CHUNK))
+        .map(|_| {
+            let mut s = [0u8; 32];
+            rng.fill_bytes(&mut s);
+            s
+        })
+        .collect();
+    out.par_chunks_mut(CHUNK)
+        .zip(seeds)
+        .for_each(|(chunk, seed)| {
+            let mut r = ChaCha20Rng::from_seed(seed);
+            chunk.iter_mut().for_each(|x| *x = F::random(&mut r));
+        });
 }
 
 /// Pairs per rayon task in the base-field first rounds.
