@@ -115,9 +115,27 @@ impl<F: Field> Mle<F> {
     }
 }
 
+/// Variables in each half from which [`eq_table`] fills in parallel.
+const PAR_EQ_HALF: usize = 6;
+
 /// `eq(r, x) = Π_i (r_i·x_i + (1 − r_i)·(1 − x_i))` for every `x` of the hypercube, in the
 /// table order of [`Mle`] (`2^n` values, `2^n` multiplications).
+
 pub fn eq_table<F: Field>(r: &[F]) -> Vec<F> {
+    // Large tables: the product of the tables of the two halves of `r`, filled in
+    // parallel (one product per entry, as the doubling below).
+    if r.len() >= 2 * PAR_EQ_HALF {
+        let h = r.len() / 2;
+        let (hi, lo) = (eq_table(&r[..h]), eq_table(&r[h..]));
+        let mut table = vec![F::ZERO; 1 << r.len()];
+        table
+            .par_chunks_mut(lo.len())
+            .zip(hi.par_iter())
+            .for_each(|(chunk, h)| {
+                chunk.iter_mut().zip(&lo).for_each(|(t, l)| *t = *h * *l);
+            });
+        return table;
+    }
     let mut table = Vec::with_capacity(1 << r.len());
     table.push(F::ONE);
     for &ri in r {

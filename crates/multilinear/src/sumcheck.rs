@@ -328,6 +328,175 @@ pub fn run_rounds<F: Field + Absorb>(
     })
 }
 
+/// What [`run_fused`] returns: the messages, the challenges, the running claim and the
+/// tables with those variables bound.
+pub type FusedRun<F, const K: usize> = (Vec<Vec<F>>, Vec<F>, F, [Vec<F>; K]);
+
+/// `count` rounds of the sumcheck of `g(f_1, …, f_K)` for a `g` given as a function of
+/// degree `degree` (plus `ρ·p` when masked), on stored tables of equal power-of-two
+/// length: each round's binding is fused with the next round's message, one pass over
+/// the tables per round, and `g` is called on a stack array (no per-term loop). For a
+/// prover's hot sumchecks; [`run_rounds`] is the general form.
+pub fn run_fused<F: Field + Absorb, const K: usize>(
+    mut tables: [Vec<F>; K],
+    degree: usize,
+    g: impl Fn(&[F; K]) -> F + Sync,
+    claim: F,
+    count: usize,
+    masking: Option<&Masking<'_, F>>,
+    transcript: &mut Transcript,
+) -> Result<FusedRun<F, K>, SumcheckError> {
+    let len = tables[0].len();
+    let n = len.trailing_zeros() as usize;
+    if let Some(t) = tables
+        .iter()
+        .find(|t| t.len() != len || !len.is_power_of_two())
+    {
+        return Err(SumcheckError::TableSizes {
+            expected: n,
+            got: t.len().trailing_zeros() as usize,
+        });
+    }
+    if count > n {
+        return Err(SumcheckError::RoundCount {
+            expected: n,
+            got: count,
+        });
+    }
+    let points = degree.max(1);
+    let mut rounds = Vec::with_capacity(count);
+    let mut point: Vec<F> = Vec::with_capacity(count);
+    let mut running = claim;
+    let mut msg = if count > 0 {
+        pair_message(&tables, points, &g)
+    } else {
+        Vec::new()
+    };
+    for round in 0..count {
+        if let Some(m) = masking {
+            let prefix: Vec<F> = m.earlier.iter().chain(&point).copied().collect();
+            let pm = m.mask.round_message(&prefix, msg.len());
+            msg.iter_mut().zip(pm).for_each(|(a, b)| *a += m.rho * b);
+        }
+        let r;
+        (r, running) = absorb_round(&msg, running, transcript);
+        rounds.push(std::mem::take(&mut msg));
+        point.push(r);
+        if round + 1 < count {
+            msg = bind_and_message(&mut tables, r, points, &g);
+        } else {
+            for t in tables.iter_mut() {
+                let half = t.len() / 2;
+                let (lo, hi) = t.split_at_mut(half);
+                lo.par_iter_mut()
+                    .with_min_len(CHUNK)
+                    .zip(hi.par_iter())
+                    .for_each(|(l, h)| *l += r * (*h - *l));
+                t.truncate(half);
+            }
+        }
+    }
+    Ok((rounds, point, running, tables))
+}
+
+/// Adds `g` at `X = 0, 2, …, points` of the pair `(lo, hi)` to `sums`.
+#[inline(always)]
+fn add_pair<F: Field, const K: usize>(
+    sums: &mut [F],
+    lo: [F; K],
+    hi: [F; K],
+    g: &impl Fn(&[F; K]) -> F,
+) {
+    let diff: [F; K] = std::array::from_fn(|k| hi[k] - lo[k]);
+    let mut v = lo;
+    sums[0] += g(&v);
+    v = hi;
+    for s in sums.iter_mut().skip(1) {
+        v.iter_mut().zip(&diff).for_each(|(x, d)| *x += *d);
+        *s += g(&v);
+    }
+}
+
+fn add_sums<F: Field>(mut a: Vec<F>, b: Vec<F>) -> Vec<F> {
+    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+    a
+}
+
+/// A round's message over the pairs `(j, j + half)` of the tables.
+fn pair_message<F: Field, const K: usize>(
+    tables: &[Vec<F>; K],
+    points: usize,
+    g: &(impl Fn(&[F; K]) -> F + Sync),
+) -> Vec<F> {
+    let half = tables[0].len() / 2;
+    (0..half)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .fold(
+            || vec![F::ZERO; points],
+            |mut sums, j| {
+                let lo = std::array::from_fn(|k| tables[k][j]);
+                let hi = std::array::from_fn(|k| tables[k][j + half]);
+                add_pair(&mut sums, lo, hi, g);
+                sums
+            },
+        )
+        .reduce(|| vec![F::ZERO; points], add_sums)
+}
+
+/// Binds the first variable to `r` in place and returns the next round's message from
+/// the bound values as they are written: quarter `A` of each table becomes
+/// `A + r·(C − A)` and `B` becomes `B + r·(D − B)`, and `(A[j], B[j])` is the next
+/// round's pair `j`.
+fn bind_and_message<F: Field, const K: usize>(
+    tables: &mut [Vec<F>; K],
+    r: F,
+    points: usize,
+    g: &(impl Fn(&[F; K]) -> F + Sync),
+) -> Vec<F> {
+    let half = tables[0].len() / 2;
+    let quarter = half / 2;
+    type Quarters<'a, F> = (&'a mut [F], &'a mut [F], &'a [F], &'a [F]);
+    let mut per_table: [std::vec::IntoIter<Quarters<'_, F>>; K] = tables.each_mut().map(|t| {
+        let (first, second) = t.split_at_mut(half);
+        let (a, b) = first.split_at_mut(quarter);
+        let (c, d) = second.split_at(quarter);
+        a.chunks_mut(CHUNK)
+            .zip(b.chunks_mut(CHUNK))
+            .zip(c.chunks(CHUNK).zip(d.chunks(CHUNK)))
+            .map(|((a, b), (c, d))| (a, b, c, d))
+            .collect::<Vec<_>>()
+            .into_iter()
+    });
+    let items: Vec<[Quarters<'_, F>; K]> = (0..quarter.div_ceil(CHUNK))
+        .map(|_| std::array::from_fn(|k| per_table[k].next().expect("same chunk count")))
+        .collect();
+    let msg = items
+        .into_par_iter()
+        .map(|mut item| {
+            let mut sums = vec![F::ZERO; points];
+            for j in 0..item[0].0.len() {
+                let lo = std::array::from_fn(|k| {
+                    let (a, _, c, _) = &mut item[k];
+                    a[j] += r * (c[j] - a[j]);
+                    a[j]
+                });
+                let hi = std::array::from_fn(|k| {
+                    let (_, b, _, d) = &mut item[k];
+                    b[j] += r * (d[j] - b[j]);
+                    b[j]
+                });
+                add_pair(&mut sums, lo, hi, g);
+            }
+            sums
+        })
+        .reduce(|| vec![F::ZERO; points], add_sums);
+    for t in tables.iter_mut() {
+        t.truncate(half);
+    }
+    msg
+}
+
 /// Absorbs one round's message and draws its challenge `r`; returns `r` and the next
 /// running claim `s(r)`.
 pub fn absorb_round<F: Field + Absorb>(msg: &[F], claim: F, transcript: &mut Transcript) -> (F, F) {

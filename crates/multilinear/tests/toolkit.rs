@@ -5,7 +5,8 @@
 use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2};
 use fastzk_multilinear::mle::evaluate_naive;
 use fastzk_multilinear::sumcheck::{
-    batch_claims, prove, run_rounds, verify, verify_lens, verify_with_values, Masking, ProverOutput,
+    batch_claims, prove, run_fused, run_rounds, verify, verify_lens, verify_with_values, Masking,
+    ProverOutput,
 };
 use fastzk_multilinear::{
     eq_eval, eq_table, Absorb, HashKind, Mle, MleError, SumOfProducts, SumcheckError,
@@ -61,6 +62,26 @@ fn mle_checks<F: Field>(seed: u64) {
             assert_eq!(*v, eq_eval(&p, &bits(idx, n)).unwrap());
         }
         assert_eq!(t.iter().copied().sum::<F>(), F::ONE);
+    }
+}
+
+/// Large `eq` tables (filled in parallel from the two halves of the point) against
+/// `eq_eval` at sampled indices, and their sum.
+#[test]
+fn large_eq_tables_match_eq_eval() {
+    let mut r = rng(9);
+    for n in [12, 13, 17] {
+        let p = random_vec::<Gl2>(&mut r, n);
+        let t = eq_table(&p);
+        assert_eq!(t.len(), 1 << n);
+        for idx in (0..1usize << n).step_by(997).chain([(1 << n) - 1]) {
+            assert_eq!(
+                t[idx],
+                eq_eval(&p, &bits(idx, n)).unwrap(),
+                "n={n} idx={idx}"
+            );
+        }
+        assert_eq!(t.iter().copied().sum::<Gl2>(), Gl2::ONE);
     }
 }
 
@@ -458,4 +479,59 @@ fn masked_sumcheck_verifies_and_hides_the_messages() {
     let mut lens = vec![g.message_len(); n];
     lens[n - 1] += 1;
     assert!(verify_lens(claim, &lens, &proof, &mut tv).is_err());
+}
+
+/// The fused rounds give the same messages, challenges and bound tables as the general
+/// ones, masked or not, for every number of rounds.
+#[test]
+fn fused_rounds_match_the_general_ones() {
+    let mut r = rng(47);
+    // 2^15 values: the fused pass splits its quarters into several chunks.
+    let n = 15;
+    let g = SumOfProducts::new(4)
+        .term(Gl2::ONE, &[0, 1, 2])
+        .unwrap()
+        .term(-Gl2::ONE, &[0, 3])
+        .unwrap();
+    let tables: Vec<Vec<Gl2>> = (0..4).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let p = UnivariateMask::<Gl2>::random(&vec![3; n], &mut r);
+    let rho = Gl2::random(&mut r);
+    let claim = Gl2::random(&mut r);
+    for count in [0, 1, 2, n - 1, n] {
+        for masked in [false, true] {
+            let masking = Masking {
+                mask: &p,
+                rho,
+                earlier: vec![],
+            };
+            let m = masked.then_some(&masking);
+            let dense = tables
+                .iter()
+                .map(|t| Table::Dense(Mle::new(t.clone()).unwrap()))
+                .collect();
+            let mut ta = Transcript::new(HashKind::Blake3, b"fused");
+            let general = run_rounds(dense, &g, claim, count, m, &mut ta).unwrap();
+            let arr: [Vec<Gl2>; 4] = std::array::from_fn(|k| tables[k].clone());
+            let mut tb = Transcript::new(HashKind::Blake3, b"fused");
+            let (rounds, point, running, bound) = run_fused(
+                arr,
+                3,
+                |v: &[Gl2; 4]| v[0] * (v[1] * v[2] - v[3]),
+                claim,
+                count,
+                m,
+                &mut tb,
+            )
+            .unwrap();
+            assert_eq!(rounds, general.rounds, "count {count} masked {masked}");
+            assert_eq!(point, general.point);
+            assert_eq!(running, general.running);
+            for (b, t) in bound.iter().zip(&general.tables) {
+                assert_eq!(b, t.evals());
+            }
+        }
+    }
+    let uneven: [Vec<Gl2>; 2] = [random_vec(&mut r, 8), random_vec(&mut r, 4)];
+    let mut t = Transcript::new(HashKind::Blake3, b"fused");
+    assert!(run_fused(uneven, 2, |v| v[0] * v[1], claim, 1, None, &mut t).is_err());
 }

@@ -30,9 +30,7 @@
 
 use fastzk_field::NttField;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
-use fastzk_multilinear::{
-    eq_eval, eq_table, HashKind, Mle, SumOfProducts, Table, Transcript, UnivariateMask,
-};
+use fastzk_multilinear::{eq_eval, eq_table, HashKind, SumOfProducts, Transcript, UnivariateMask};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
 use fastzk_r1cs::{first_unsatisfied, spmv, Csr, R1cs, R1csError};
 use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
@@ -648,15 +646,13 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     // field.
     let msg = inner_first_round(&m, &z_cols, &mask_r, rho_in);
     let (r, running) = sumcheck::absorb_round(&msg, claim, &mut t);
-    let mut m = Mle::new(m).expect("power of two");
-    m.fix_first_in_place(r).expect("a variable to bind");
-    let (mut inner_rounds, mut inner_point, _) = sumcheck::prove_rounds(
-        vec![
-            Table::Dense(m),
-            Table::Dense(bind_masked(&z_cols, &mask_r, rho_in, r)),
-        ],
-        &inner_polynomial::<E>(),
+    let (mut inner_rounds, mut inner_point, _, _) = sumcheck::run_fused(
+        [bind_first(m, r), bind_masked(&z_cols, &mask_r, rho_in, r)],
+        2,
+        |v: &[E; 2]| v[0] * v[1],
         running,
+        layout.log_cols - 1,
+        None,
         &mut t,
     )?;
     inner_rounds.insert(0, msg);
@@ -712,31 +708,29 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
         let (r, running) = sumcheck::absorb_round(&msg, claim, t);
         rounds.push(msg);
         point.push(r);
-        let mut eq = Mle::new(eq).expect("power of two");
-        eq.fix_first_in_place(r).expect("a variable to bind");
-        let tables = vec![
-            Table::Dense(eq),
-            Table::Dense(bind_base(az, r)),
-            Table::Dense(bind_base(bz, r)),
-            Table::Dense(bind_base(cz, r)),
+        let tables = [
+            bind_first(eq, r),
+            bind_base(az, r),
+            bind_base(bz, r),
+            bind_base(cz, r),
         ];
         let masking = Masking {
             mask: &masks.outer,
             rho,
             earlier: vec![r],
         };
-        let run = sumcheck::run_rounds(
+        let (more, at, running, last) = sumcheck::run_fused(
             tables,
-            &outer_polynomial::<E>(),
+            3,
+            |v: &[E; 4]| v[0] * (v[1] * v[2] - v[3]),
             running,
             l - 2,
             Some(&masking),
             t,
         )?;
-        rounds.extend(run.rounds);
-        point.extend(run.point);
-        let last = run.tables.into_iter().map(|m| m.evals().to_vec()).collect();
-        (last, run.running)
+        rounds.extend(more);
+        point.extend(at);
+        (last.to_vec(), running)
     };
     let at = |v: &[E], x: E| v[0] + x * (v[1] - v[0]);
     let alpha = masks.alpha;
@@ -789,14 +783,25 @@ fn fill_random<F: NttField, R: RngCore + ?Sized>(out: &mut [F], rng: &mut R) {
 const FIRST_ROUND_CHUNK: usize = 1 << 12;
 
 /// A base-field table with its first variable bound to an extension challenge.
-fn bind_base<F: NttField, E: ExtensionOf<F>>(v: &[F], r: E) -> Mle<E> {
+fn bind_base<F: NttField, E: ExtensionOf<F>>(v: &[F], r: E) -> Vec<E> {
     let half = v.len() / 2;
-    let evals = (0..half)
+    (0..half)
         .into_par_iter()
         .with_min_len(FIRST_ROUND_CHUNK)
         .map(|j| E::from_base(v[j]) + r.mul_base(v[j + half] - v[j]))
-        .collect();
-    Mle::new(evals).expect("a power of two")
+        .collect()
+}
+
+/// A table with its first variable bound to `r`, in place.
+fn bind_first<E: fastzk_field::Field>(mut v: Vec<E>, r: E) -> Vec<E> {
+    let half = v.len() / 2;
+    let (lo, hi) = v.split_at_mut(half);
+    lo.par_iter_mut()
+        .with_min_len(FIRST_ROUND_CHUNK)
+        .zip(hi.par_iter())
+        .for_each(|(l, h)| *l += r * (*h - *l));
+    v.truncate(half);
+    v
 }
 
 /// The outer sumcheck's first message `s(0), s(2), s(3)` for `eq·(Az·Bz − Cz)`, with
@@ -841,9 +846,9 @@ fn inner_first_round<F: NttField, E: ExtensionOf<F>>(
 }
 
 /// `Z + ρ'·R` with its first variable bound to `r`.
-fn bind_masked<F: NttField, E: ExtensionOf<F>>(z: &[F], mask: &[F], rho: E, r: E) -> Mle<E> {
+fn bind_masked<F: NttField, E: ExtensionOf<F>>(z: &[F], mask: &[F], rho: E, r: E) -> Vec<E> {
     let half = z.len() / 2;
-    let evals = (0..half)
+    (0..half)
         .into_par_iter()
         .with_min_len(FIRST_ROUND_CHUNK)
         .map(|j| {
@@ -851,8 +856,7 @@ fn bind_masked<F: NttField, E: ExtensionOf<F>>(z: &[F], mask: &[F], rho: E, r: E
             let hi = E::from_base(z[j + half]) + rho.mul_base(mask[j + half]);
             lo + r * (hi - lo)
         })
-        .collect();
-    Mle::new(evals).expect("a power of two")
+        .collect()
 }
 
 /// `Σ_j` of what `add(j, ·)` adds for each pair `j < half`, in parallel: a round
@@ -879,14 +883,6 @@ fn sum_over_pairs<E: fastzk_field::Field, const K: usize>(
             },
         )
         .to_vec()
-}
-
-/// `eq·(Az·Bz − Cz)` over tables `(eq, Az, Bz, Cz)`.
-fn outer_polynomial<E: fastzk_field::Field>() -> SumOfProducts<E> {
-    SumOfProducts::new(4)
-        .term(E::ONE, &[0, 1, 2])
-        .and_then(|g| g.term(-E::ONE, &[0, 3]))
-        .expect("valid tables")
 }
 
 /// `M·Z` over tables `(M, Z)`.
