@@ -120,7 +120,6 @@ const PAR_EQ_HALF: usize = 6;
 
 /// `eq(r, x) = Π_i (r_i·x_i + (1 − r_i)·(1 − x_i))` for every `x` of the hypercube, in the
 /// table order of [`Mle`] (`2^n` values, `2^n` multiplications).
-
 pub fn eq_table<F: Field>(r: &[F]) -> Vec<F> {
     // Large tables: the product of the tables of the two halves of `r`, filled in
     // parallel (one product per entry, as the doubling below).
