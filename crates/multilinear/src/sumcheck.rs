@@ -267,6 +267,16 @@ pub struct Masking<'a, F> {
     pub earlier: Vec<F>,
 }
 
+impl<F: Field> Masking<'_, F> {
+    /// Adds `ρ` times the mask's message to a round's message `s(0), s(2), …`, the round
+    /// coming after the `earlier` challenges and then `point`.
+    pub fn add(&self, msg: &mut [F], point: &[F]) {
+        let prefix: Vec<F> = self.earlier.iter().chain(point).copied().collect();
+        let pm = self.mask.round_message(&prefix, msg.len());
+        msg.iter_mut().zip(pm).for_each(|(a, b)| *a += self.rho * b);
+    }
+}
+
 /// Where [`run_rounds`] stopped.
 pub struct RunState<F> {
     pub rounds: Vec<Vec<F>>,
@@ -300,9 +310,7 @@ pub fn run_rounds<F: Field + Absorb>(
     for _ in 0..count {
         let mut msg = round_message(&current, g);
         if let Some(m) = masking {
-            let prefix: Vec<F> = m.earlier.iter().chain(&point).copied().collect();
-            let pm = m.mask.round_message(&prefix, msg.len());
-            msg.iter_mut().zip(pm).for_each(|(a, b)| *a += m.rho * b);
+            m.add(&mut msg, &point);
         }
         let r;
         (r, running) = absorb_round(&msg, running, transcript);
@@ -374,9 +382,7 @@ pub fn run_fused<F: Field + Absorb, const K: usize>(
     };
     for round in 0..count {
         if let Some(m) = masking {
-            let prefix: Vec<F> = m.earlier.iter().chain(&point).copied().collect();
-            let pm = m.mask.round_message(&prefix, msg.len());
-            msg.iter_mut().zip(pm).for_each(|(a, b)| *a += m.rho * b);
+            m.add(&mut msg, &point);
         }
         let r;
         (r, running) = absorb_round(&msg, running, transcript);

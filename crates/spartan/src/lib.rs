@@ -694,6 +694,11 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
     t: &mut Transcript,
 ) -> Result<OuterRun<E>, SpartanError> {
     let l = eq.len().trailing_zeros() as usize;
+    let masking = Masking {
+        mask: &masks.outer,
+        rho,
+        earlier: vec![],
+    };
     let mut rounds = Vec::with_capacity(l);
     let mut point = Vec::with_capacity(l);
     let lift = |v: &[F]| v.iter().map(|&x| E::from_base(x)).collect::<Vec<E>>();
@@ -703,8 +708,7 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
         // Round one in the base field (Az, Bz, Cz are base-field tables; only eq(τ, ·)
         // is in the extension), then the generic rounds on tables of half size.
         let mut msg = outer_first_round(&eq, az, bz, cz);
-        let pm = masks.outer.round_message(&[], msg.len());
-        msg.iter_mut().zip(pm).for_each(|(a, b)| *a += rho * b);
+        masking.add(&mut msg, &[]);
         let (r, running) = sumcheck::absorb_round(&msg, claim, t);
         rounds.push(msg);
         point.push(r);
@@ -714,18 +718,16 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
             bind_base(bz, r),
             bind_base(cz, r),
         ];
-        let masking = Masking {
-            mask: &masks.outer,
-            rho,
-            earlier: vec![r],
-        };
         let (more, at, running, last) = sumcheck::run_fused(
             tables,
             3,
             |v: &[E; 4]| v[0] * (v[1] * v[2] - v[3]),
             running,
             l - 2,
-            Some(&masking),
+            Some(&Masking {
+                earlier: vec![r],
+                ..masking
+            }),
             t,
         )?;
         rounds.extend(more);
@@ -742,16 +744,15 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
             at(&last[3], x) + m * alpha[2],
         ]
     };
-    let pm = masks.outer.round_message(&point, 5);
-    let msg: Vec<E> = [0u64, 2, 3, 4, 5]
+    let mut msg: Vec<E> = [0u64, 2, 3, 4, 5]
         .iter()
-        .zip(pm)
-        .map(|(&x, p)| {
+        .map(|&x| {
             let x = E::from_u64(x);
             let [a, b, c] = masked(x);
-            at(&last[0], x) * (a * b - c) + rho * p
+            at(&last[0], x) * (a * b - c)
         })
         .collect();
+    masking.add(&mut msg, &point);
     let (r, _) = sumcheck::absorb_round(&msg, running, t);
     rounds.push(msg);
     point.push(r);
