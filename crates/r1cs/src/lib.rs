@@ -13,7 +13,10 @@ pub mod synth;
 pub use csr::{Csr, CsrError};
 pub use spmv::{spmv, spmv_with, SpmvScheme};
 
+use std::sync::OnceLock;
+
 use fastzk_field::PrimeField;
+use rayon::prelude::*;
 
 /// Why an R1CS or a witness was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,13 +57,27 @@ pub enum R1csError {
 
 /// A rank-1 constraint system with `n_vars` variables, of which `z[0]` is the constant
 /// one and `z[1..=n_public]` are public (circom: outputs, then public inputs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct R1cs<F> {
     n_public: usize,
     a: Csr<F>,
     b: Csr<F>,
     c: Csr<F>,
+    /// [`R1cs::digest`], computed on first use.
+    digest: OnceLock<[u8; 32]>,
 }
+
+/// Equal matrices and public count (whether a digest is cached does not matter).
+impl<F: PartialEq> PartialEq for R1cs<F> {
+    fn eq(&self, other: &Self) -> bool {
+        self.n_public == other.n_public
+            && self.a == other.a
+            && self.b == other.b
+            && self.c == other.c
+    }
+}
+
+impl<F: Eq> Eq for R1cs<F> {}
 
 impl<F: PrimeField> R1cs<F> {
     /// Checks that the matrices agree on shape and that the public variables fit.
@@ -79,7 +96,53 @@ impl<F: PrimeField> R1cs<F> {
                 n_vars: a.n_cols(),
             });
         }
-        Ok(Self { n_public, a, b, c })
+        Ok(Self {
+            n_public,
+            a,
+            b,
+            c,
+            digest: OnceLock::new(),
+        })
+    }
+
+    /// A BLAKE3 digest of the whole system, for a transcript to bind the statement: the
+    /// sizes, then each matrix's rows in chunks hashed in parallel, the chunk digests
+    /// hashed in order. Computed once per object (a prover of many witnesses of one
+    /// circuit pays it once, as a circuit's preprocessing).
+    pub fn digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| self.compute_digest())
+    }
+
+    fn compute_digest(&self) -> [u8; 32] {
+        const ROWS: usize = 1 << 12;
+        let mut h = blake3::Hasher::new();
+        for n in [self.n_vars(), self.n_public(), self.n_constraints()] {
+            h.update(&(n as u64).to_le_bytes());
+        }
+        let n_rows = self.n_constraints();
+        for m in [&self.a, &self.b, &self.c] {
+            let chunks: Vec<[u8; 32]> = (0..n_rows.div_ceil(ROWS))
+                .into_par_iter()
+                .map(|k| {
+                    let rows = k * ROWS..((k + 1) * ROWS).min(n_rows);
+                    let nnz: usize = rows.clone().map(|i| m.row(i).0.len()).sum();
+                    let mut buf = Vec::with_capacity(8 * rows.len() + nnz * (4 + F::BYTES));
+                    for i in rows {
+                        let (cs, vs) = m.row(i);
+                        buf.extend_from_slice(&(cs.len() as u64).to_le_bytes());
+                        for (c, v) in cs.iter().zip(vs) {
+                            buf.extend_from_slice(&c.to_le_bytes());
+                            v.extend_le_bytes(&mut buf);
+                        }
+                    }
+                    *blake3::hash(&buf).as_bytes()
+                })
+                .collect();
+            for c in &chunks {
+                h.update(c);
+            }
+        }
+        *h.finalize().as_bytes()
     }
 
     /// Number of variables, the constant one included.

@@ -323,40 +323,6 @@ fn mask_entries<F: NttField, E: ExtensionOf<F>>(
         .collect()
 }
 
-/// A digest of the R1CS, so the transcript binds the statement: the sizes, then each
-/// matrix's rows in chunks hashed in parallel, and the chunk digests hashed in order.
-fn r1cs_digest<F: NttField>(r1cs: &R1cs<F>) -> [u8; 32] {
-    const ROWS: usize = 1 << 12;
-    let mut h = blake3::Hasher::new();
-    for n in [r1cs.n_vars(), r1cs.n_public(), r1cs.n_constraints()] {
-        h.update(&(n as u64).to_le_bytes());
-    }
-    let n_rows = r1cs.n_constraints();
-    for m in [r1cs.a(), r1cs.b(), r1cs.c()] {
-        let chunks: Vec<[u8; 32]> = (0..n_rows.div_ceil(ROWS))
-            .into_par_iter()
-            .map(|k| {
-                let rows = k * ROWS..((k + 1) * ROWS).min(n_rows);
-                let nnz: usize = rows.clone().map(|i| m.row(i).0.len()).sum();
-                let mut buf = Vec::with_capacity(8 * rows.len() + nnz * (4 + F::BYTES));
-                for i in rows {
-                    let (cs, vs) = m.row(i);
-                    buf.extend_from_slice(&(cs.len() as u64).to_le_bytes());
-                    for (c, v) in cs.iter().zip(vs) {
-                        buf.extend_from_slice(&c.to_le_bytes());
-                        v.extend_le_bytes(&mut buf);
-                    }
-                }
-                *blake3::hash(&buf).as_bytes()
-            })
-            .collect();
-        for c in &chunks {
-            h.update(c);
-        }
-    }
-    *h.finalize().as_bytes()
-}
-
 fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F]) -> Transcript {
     let mut t = Transcript::new(params.hash(), b"fastzk spartan zk nizk v2");
     // The parameters are part of the statement: a proof made under others must fail.
@@ -365,7 +331,7 @@ fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F])
     p.extend_from_slice(&(pcs.queries as u64).to_le_bytes());
     p.extend_from_slice(&(pcs.proximity_reps as u64).to_le_bytes());
     t.append_bytes(b"parameters", &p);
-    t.append_bytes(b"r1cs", &r1cs_digest(r1cs));
+    t.append_bytes(b"r1cs", &r1cs.digest());
     let mut bytes = Vec::with_capacity(public.len() * F::BYTES);
     public.iter().for_each(|x| x.extend_le_bytes(&mut bytes));
     t.append_bytes(b"public inputs", &bytes);
