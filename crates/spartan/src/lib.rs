@@ -12,21 +12,22 @@
 //! 3. **Inner sumcheck** over the variable index: `Σ_y M(r_x, y)·Z(y) = r_A·Az(r_x) +
 //!    r_B·Bz(r_x) + r_C·Cz(r_x)` with `M = r_A·A + r_B·B + r_C·C` (degree 2); it ends at
 //!    `r_y`, where the verifier evaluates `M(r_x, r_y)` from the R1CS, `IO(r_y')` from the
-//!    public inputs, and `W(r_y')` through the commitment's opening.
+//!    public inputs, and `W(r_y')` through the commitment's opening (with zero knowledge,
+//!    a masked combination of committed rows, below).
 //!
 //! Every challenge is drawn in `E` (Goldilocks' cubic extension, or BN254's scalar field
 //! itself; the soundness calculator refuses anything under 128 bits); the committed
 //! witness and the first round of each sumcheck stay in the base field.
 //!
 //! **Zero knowledge** (argued in `docs/spartan-zk.md`): the outer sumcheck is Libra's
-//! masked sumcheck (a random sum of univariates `p`, its coefficients hidden in the
-//! witness's unused slots and its value `p(r_x)` proved by the inner sumcheck), and the
+//! masked sumcheck (a random sum of univariates `p`, its coefficients `K` committed in the
+//! public half's last rows and its value `p(r_x)` proved by the inner sumcheck), and the
 //! three claims `Az(r_x)`, `Bz(r_x)`, `Cz(r_x)` are masked by `x_l(1 − x_l)·α` on the
-//! last variable (zero on the hypercube, so the sum is unchanged); the inner sumcheck
-//! runs over `Z + ρ'·R` for a committed uniformly random `R` on the witness half, which
-//! makes its messages, its final value and the opening's row combination uniform; the
-//! commitment hides (random tails, masking rows, salted leaves). The preprocessed SNARK
-//! mode (Spark) is not in this version.
+//! last variable (zero on the hypercube, so the sum is unchanged; `α` sits in `K` too);
+//! the inner sumcheck runs over `Z + ρ'·R` for a committed uniformly random `R` on the
+//! witness half and on `K`'s rows, which makes its messages, its final value and the
+//! opening's row combination uniform; the commitment hides (random tails, masking rows,
+//! salted leaves). The preprocessed SNARK mode (Spark) is not in this version.
 
 use fastzk_field::NttField;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
