@@ -74,15 +74,7 @@ impl<F: Field> Mle<F> {
         if self.num_vars == 0 {
             return Err(MleError::NoVariables);
         }
-        let half = self.evals.len() / 2;
-        let (lo, hi) = self.evals.split_at_mut(half);
-        let bind = |(l, h): (&mut F, &F)| *l += r * (*h - *l);
-        if half >= PAR_MIN {
-            lo.par_iter_mut().zip(hi.par_iter()).for_each(bind);
-        } else {
-            lo.iter_mut().zip(hi.iter()).for_each(bind);
-        }
-        self.evals.truncate(half);
+        bind_first_in_place(&mut self.evals, r);
         self.num_vars -= 1;
         Ok(())
     }
@@ -113,6 +105,20 @@ impl<F: Field> Mle<F> {
             num_vars: self.num_vars,
         }
     }
+}
+
+/// Binds the first variable of the table `evals` (a non-empty power-of-two length) to
+/// `r` in place: `lo[j] += r·(hi[j] − lo[j])`, then the upper half is dropped.
+pub fn bind_first_in_place<F: Field>(evals: &mut Vec<F>, r: F) {
+    let half = evals.len() / 2;
+    let (lo, hi) = evals.split_at_mut(half);
+    let bind = |(l, h): (&mut F, &F)| *l += r * (*h - *l);
+    if half >= PAR_MIN {
+        lo.par_iter_mut().zip(hi.par_iter()).for_each(bind);
+    } else {
+        lo.iter_mut().zip(hi.iter()).for_each(bind);
+    }
+    evals.truncate(half);
 }
 
 /// Variables in each half from which [`eq_table`] fills in parallel.

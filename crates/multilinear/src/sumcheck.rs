@@ -21,7 +21,7 @@ use fastzk_field::Field;
 use rayon::prelude::*;
 
 use crate::mask::UnivariateMask;
-use crate::mle::Mle;
+use crate::mle::{bind_first_in_place, Mle};
 use crate::transcript::{Absorb, Transcript};
 use crate::SumcheckError;
 
@@ -392,13 +392,7 @@ pub fn run_fused<F: Field + Absorb, const K: usize>(
             msg = bind_and_message(&mut tables, r, points, &g);
         } else {
             for t in tables.iter_mut() {
-                let half = t.len() / 2;
-                let (lo, hi) = t.split_at_mut(half);
-                lo.par_iter_mut()
-                    .with_min_len(CHUNK)
-                    .zip(hi.par_iter())
-                    .for_each(|(l, h)| *l += r * (*h - *l));
-                t.truncate(half);
+                bind_first_in_place(t, r);
             }
         }
     }

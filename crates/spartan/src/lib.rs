@@ -30,8 +30,9 @@
 //! salted leaves). The preprocessed SNARK mode (Spark) is not in this version.
 
 use fastzk_field::NttField;
+use fastzk_multilinear::mle::bind_first_in_place;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
-use fastzk_multilinear::{eq_eval, eq_table, HashKind, SumOfProducts, Transcript, UnivariateMask};
+use fastzk_multilinear::{eq_eval, eq_table, HashKind, Transcript, UnivariateMask};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
 use fastzk_r1cs::{first_unsatisfied, spmv, Csr, R1cs, R1csError};
 use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
@@ -614,7 +615,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let msg = inner_first_round(&m, &z_cols, &mask_r, rho_in);
     let (r, running) = sumcheck::absorb_round(&msg, claim, &mut t);
     let (mut inner_rounds, mut inner_point, _, _) = sumcheck::run_fused(
-        [bind_first(m, r), bind_masked(&z_cols, &mask_r, rho_in, r)],
+        [bound(m, r), bind_masked(&z_cols, &mask_r, rho_in, r)],
         2,
         |v: &[E; 2]| v[0] * v[1],
         running,
@@ -680,7 +681,7 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
         rounds.push(msg);
         point.push(r);
         let tables = [
-            bind_first(eq, r),
+            bound(eq, r),
             bind_base(az, r),
             bind_base(bz, r),
             bind_base(cz, r),
@@ -760,15 +761,9 @@ fn bind_base<F: NttField, E: ExtensionOf<F>>(v: &[F], r: E) -> Vec<E> {
         .collect()
 }
 
-/// A table with its first variable bound to `r`, in place.
-fn bind_first<E: fastzk_field::Field>(mut v: Vec<E>, r: E) -> Vec<E> {
-    let half = v.len() / 2;
-    let (lo, hi) = v.split_at_mut(half);
-    lo.par_iter_mut()
-        .with_min_len(FIRST_ROUND_CHUNK)
-        .zip(hi.par_iter())
-        .for_each(|(l, h)| *l += r * (*h - *l));
-    v.truncate(half);
+/// `v` with its first variable bound to `r`.
+fn bound<E: fastzk_field::Field>(mut v: Vec<E>, r: E) -> Vec<E> {
+    bind_first_in_place(&mut v, r);
     v
 }
 
@@ -853,13 +848,6 @@ fn sum_over_pairs<E: fastzk_field::Field, const K: usize>(
         .to_vec()
 }
 
-/// `M·Z` over tables `(M, Z)`.
-fn inner_polynomial<E: fastzk_field::Field>() -> SumOfProducts<E> {
-    SumOfProducts::new(2)
-        .term(E::ONE, &[0, 1])
-        .expect("valid tables")
-}
-
 /// Checks a proof that the circuit is satisfied with these public inputs.
 pub fn verify<F: NttField, E: ExtensionOf<F>>(
     params: &SpartanParams,
@@ -903,11 +891,10 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
         .sum();
     t.append_elements(b"inner mask sum", &[proof.inner_mask_sum]);
     let rho_in: E = t.challenge(b"inner mask");
-    let inner_g = inner_polynomial::<E>();
     let (r_y, last) = sumcheck::verify(
         claim + rho_in * proof.inner_mask_sum,
         layout.log_cols,
-        inner_g.message_len(),
+        2, // s(0), s(2): the inner polynomial M·Z has degree 2
         &proof.inner,
         &mut t,
     )?;
