@@ -4,6 +4,7 @@
 //!   variable, evaluation, `eq` tables;
 //! * [`sumcheck`]: a generic prover and verifier for sums of products of tables of any
 //!   degree, batched claims, and lazily recomputed tables (NoCap §V);
+//! * [`product`]: grand products by a layered sumcheck (Spark's memory checks);
 //! * [`mask`]: the masking polynomial of a zero-knowledge sumcheck (Libra);
 //! * [`transcript`]: the Fiat–Shamir transcript (SHA3-256 or BLAKE3).
 //!
@@ -13,11 +14,13 @@
 
 pub mod mask;
 pub mod mle;
+pub mod product;
 pub mod sumcheck;
 pub mod transcript;
 
 pub use mask::UnivariateMask;
 pub use mle::{eq_eval, eq_table, Mle};
+pub use product::{LeafClaims, ProductProof};
 pub use sumcheck::{SumOfProducts, SumcheckProof, Table};
 pub use transcript::{Absorb, HashKind, Transcript};
 

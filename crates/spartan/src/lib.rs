@@ -27,7 +27,12 @@
 //! the inner sumcheck runs over `Z + ρ'·R` for a committed uniformly random `R` on the
 //! witness half and on `K`'s rows, which makes its messages, its final value and the
 //! opening's row combination uniform; the commitment hides (random tails, masking rows,
-//! salted leaves). The preprocessed SNARK mode (Spark) is not in this version.
+//! salted leaves).
+//!
+//! **SNARK mode** ([`setup`], [`prove_snark`], [`verify_snark`]): `setup` commits to the
+//! matrices once (Spark, in [`spark`]); the proof adds Spark's proof of
+//! `M(r_x, r_y)`, and the verifier holds only the [`VerifyingKey`] (sizes and two roots),
+//! never the R1CS.
 
 use fastzk_field::NttField;
 use fastzk_multilinear::mle::bind_first_in_place;
@@ -41,7 +46,8 @@ use rayon::prelude::*;
 
 pub mod format;
 pub mod soundness;
-pub use soundness::{soundness, Soundness, TARGET_BITS};
+pub mod spark;
+pub use soundness::{soundness, soundness_snark, Soundness, TARGET_BITS};
 
 /// Why a proof could not be made, or was rejected.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -65,7 +71,10 @@ fn check_soundness<F: NttField, E: ExtensionOf<F>>(
     params: &SpartanParams,
     layout: &Layout,
 ) -> Result<(), SpartanError> {
-    let s = soundness::<F, E>(params, layout.log_rows, layout.log_cols);
+    meets_target(soundness::<F, E>(params, layout.log_rows, layout.log_cols))
+}
+
+fn meets_target(s: Soundness) -> Result<(), SpartanError> {
     if s.meets_target() {
         Ok(())
     } else {
@@ -111,16 +120,23 @@ impl<F: NttField, E: ExtensionOf<F>> Proof<F, E> {
     /// Bytes the proof's elements and digests take (field elements at their canonical
     /// size, `E` as `DEGREE` base elements): what a serialised proof will weigh.
     pub fn size_bytes(&self) -> usize {
-        let f = F::BYTES;
-        let e = f * E::DEGREE;
-        let rounds = |p: &SumcheckProof<E>| p.rounds.iter().map(|r| r.len()).sum::<usize>();
-        32 + e * (rounds(&self.outer) + rounds(&self.inner) + 4 + 3)
-            + e * (self.opening.combos.iter().map(Vec::len).sum::<usize>()
-                + self.opening.row_eval.len())
-            + f * self.opening.columns.iter().map(Vec::len).sum::<usize>()
-            + 16 * self.opening.salts.len()
-            + 32 * self.opening.merkle.siblings.len()
+        let e = F::BYTES * E::DEGREE;
+        32 + e * (sumcheck_elements(&self.outer) + sumcheck_elements(&self.inner) + 4 + 3)
+            + opening_bytes(&self.opening)
     }
+}
+
+/// Elements a sumcheck proof sends.
+fn sumcheck_elements<E>(p: &SumcheckProof<E>) -> usize {
+    p.rounds.iter().map(Vec::len).sum()
+}
+
+/// Bytes an opening takes: its combinations, the opened columns, salts and siblings.
+fn opening_bytes<F: NttField, E: ExtensionOf<F>>(p: &EvalProof<F, E>) -> usize {
+    F::BYTES * E::DEGREE * (p.combos.iter().map(Vec::len).sum::<usize>() + p.row_eval.len())
+        + F::BYTES * p.columns.iter().map(Vec::len).sum::<usize>()
+        + 16 * p.salts.len()
+        + 32 * p.merkle.siblings.len()
 }
 
 /// How `z` maps onto the `2^log_cols` columns: private variables first (the committed
@@ -325,7 +341,34 @@ fn mask_entries<F: NttField, E: ExtensionOf<F>>(
         .collect()
 }
 
-fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F]) -> Transcript {
+/// What a proof is about: the R1CS itself (NIZK) or the setup's key (SNARK), by digest.
+#[derive(Clone, Copy)]
+struct Statement {
+    label: &'static [u8],
+    digest: [u8; 32],
+}
+
+impl Statement {
+    fn nizk<F: NttField>(r1cs: &R1cs<F>) -> Self {
+        Self {
+            label: b"r1cs",
+            digest: r1cs.digest(),
+        }
+    }
+
+    fn snark(vk: &VerifyingKey) -> Self {
+        Self {
+            label: b"spark key",
+            digest: vk.digest(),
+        }
+    }
+}
+
+fn transcript<F: NttField>(
+    params: &SpartanParams,
+    statement: Statement,
+    public: &[F],
+) -> Transcript {
     let mut t = Transcript::new(params.hash(), b"fastzk spartan zk nizk v2");
     // The parameters are part of the statement: a proof made under others must fail.
     let pcs = &params.pcs;
@@ -333,7 +376,7 @@ fn transcript<F: NttField>(params: &SpartanParams, r1cs: &R1cs<F>, public: &[F])
     p.extend_from_slice(&(pcs.queries as u64).to_le_bytes());
     p.extend_from_slice(&(pcs.proximity_reps as u64).to_le_bytes());
     t.append_bytes(b"parameters", &p);
-    t.append_bytes(b"r1cs", &r1cs.digest());
+    t.append_bytes(statement.label, &statement.digest);
     let mut bytes = Vec::with_capacity(public.len() * F::BYTES);
     public.iter().for_each(|x| x.extend_le_bytes(&mut bytes));
     t.append_bytes(b"public inputs", &bytes);
@@ -404,6 +447,7 @@ fn combined_columns<F: NttField, E: ExtensionOf<F>>(
 /// `eq(r, ·)` as the product of two tables over the high and low halves of the index,
 /// each `≈ 2^(n/2)` long: cache-resident, where the full table would be read at random.
 struct SplitEq<E> {
+    point: Vec<E>,
     hi: Vec<E>,
     lo: Vec<E>,
     lo_bits: usize,
@@ -413,6 +457,7 @@ impl<E: fastzk_field::Field> SplitEq<E> {
     fn new(r: &[E]) -> Self {
         let h = r.len() / 2;
         Self {
+            point: r.to_vec(),
             hi: eq_table(&r[..h]),
             lo: eq_table(&r[h..]),
             lo_bits: r.len() - h,
@@ -485,7 +530,15 @@ pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
 ) -> Result<(Proof<F, E>, Timings), SpartanError> {
     let mut seed = [0u8; 32];
     OsRng.fill_bytes(&mut seed);
-    prove_phases(params, r1cs, z, true, &mut ChaCha20Rng::from_seed(seed))
+    let (proof, _, timings) = prove_phases(
+        params,
+        r1cs,
+        None,
+        z,
+        true,
+        &mut ChaCha20Rng::from_seed(seed),
+    )?;
+    Ok((proof, timings))
 }
 
 /// [`prove`] with the caller's randomness: deterministic proofs for tests only (a
@@ -496,7 +549,7 @@ pub fn prove_with_rng<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     z: &[F],
     rng: &mut R,
 ) -> Result<Proof<F, E>, SpartanError> {
-    Ok(prove_phases(params, r1cs, z, true, rng)?.0)
+    Ok(prove_phases(params, r1cs, None, z, true, rng)?.0)
 }
 
 /// [`prove`] without the satisfiability check (only the shape of `z` is checked): for
@@ -507,18 +560,143 @@ pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<Proof<F, E>, SpartanError> {
-    Ok(prove_phases(params, r1cs, z, false, &mut ChaCha20Rng::from_seed([7; 32]))?.0)
+    Ok(prove_phases(
+        params,
+        r1cs,
+        None,
+        z,
+        false,
+        &mut ChaCha20Rng::from_seed([7; 32]),
+    )?
+    .0)
+}
+
+/// The SNARK mode's prover key: the R1CS and its Spark tables and commitments.
+pub struct ProvingKey<F> {
+    pub r1cs: R1cs<F>,
+    pub spark: spark::SparkKey<F>,
+    pub vk: VerifyingKey,
+}
+
+/// What the SNARK mode's verifier holds instead of the R1CS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VerifyingKey {
+    /// Constraints, variables (the constant one included) and public inputs: the layout
+    /// follows from them.
+    pub n_constraints: usize,
+    pub n_vars: usize,
+    pub n_public: usize,
+    pub spark: spark::SparkCommitment,
+}
+
+impl VerifyingKey {
+    /// What the transcript binds: every field of the key.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut h = blake3::Hasher::new();
+        h.update(b"fastzk spartan verifying key v1");
+        let s = &self.spark.shape;
+        for x in [
+            self.n_constraints,
+            self.n_vars,
+            self.n_public,
+            s.log_n,
+            s.log_mem,
+            s.log_rows,
+            s.log_cols,
+            self.spark.entries.num_vars,
+            self.spark.memory.num_vars,
+        ] {
+            h.update(&(x as u64).to_le_bytes());
+        }
+        h.update(&self.spark.entries.root);
+        h.update(&self.spark.memory.root);
+        *h.finalize().as_bytes()
+    }
+
+    fn layout<F: NttField, E: ExtensionOf<F>>(&self, params: &SpartanParams) -> Layout {
+        layout(
+            params,
+            self.n_constraints,
+            self.n_vars,
+            self.n_public,
+            E::DEGREE,
+        )
+    }
+}
+
+/// A SNARK-mode proof: the zero-knowledge proof and Spark's proof of `M(r_x, r_y)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnarkProof<F, E> {
+    pub proof: Proof<F, E>,
+    pub spark: spark::SparkProof<F, E>,
+}
+
+impl<F: NttField, E: ExtensionOf<F>> SnarkProof<F, E> {
+    /// Bytes the proof's elements and digests take.
+    pub fn size_bytes(&self) -> usize {
+        self.proof.size_bytes() + self.spark.size_bytes()
+    }
+}
+
+/// The SNARK mode's preprocessing (deterministic; its cost is paid once per circuit).
+pub fn setup<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    r1cs: R1cs<F>,
+) -> Result<ProvingKey<F>, SpartanError> {
+    let layout = Layout::of::<F, E>(params, &r1cs);
+    check_soundness::<F, E>(params, &layout)?;
+    let spark = spark::setup::<F, E>(&params.pcs, &r1cs, &layout)?;
+    meets_target(soundness_snark::<F, E>(params, &spark.commitment.shape))?;
+    let vk = VerifyingKey {
+        n_constraints: r1cs.n_constraints(),
+        n_vars: r1cs.n_vars(),
+        n_public: r1cs.n_public(),
+        spark: spark.commitment,
+    };
+    Ok(ProvingKey { r1cs, spark, vk })
+}
+
+/// [`prove`] in the SNARK mode.
+pub fn prove_snark<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    pk: &ProvingKey<F>,
+    z: &[F],
+) -> Result<SnarkProof<F, E>, SpartanError> {
+    Ok(prove_snark_timed(params, pk, z)?.0)
+}
+
+/// [`prove_snark`], with the time each phase took.
+pub fn prove_snark_timed<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    pk: &ProvingKey<F>,
+    z: &[F],
+) -> Result<(SnarkProof<F, E>, Timings), SpartanError> {
+    let mut seed = [0u8; 32];
+    OsRng.fill_bytes(&mut seed);
+    let (proof, spark, timings) = prove_phases(
+        params,
+        &pk.r1cs,
+        Some(pk),
+        z,
+        true,
+        &mut ChaCha20Rng::from_seed(seed),
+    )?;
+    let spark = spark.expect("the SNARK mode proves M(r_x, r_y)");
+    Ok((SnarkProof { proof, spark }, timings))
 }
 
 /// The prover, phase by phase; `check` refuses a witness that does not satisfy the
 /// constraints (checked on the `Az`, `Bz`, `Cz` the proof needs anyway).
+type Proved<F, E> = (Proof<F, E>, Option<spark::SparkProof<F, E>>, Timings);
+
 fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
+    snark: Option<&ProvingKey<F>>,
     z: &[F],
     check: bool,
     rng: &mut R,
-) -> Result<(Proof<F, E>, Timings), SpartanError> {
+) -> Result<Proved<F, E>, SpartanError> {
     let mut timings = Timings::new();
     let mut clock = std::time::Instant::now();
     let mut lap = |name: &'static str, timings: &mut Timings| {
@@ -543,7 +721,8 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     }
     lap("Az, Bz, Cz (and the witness check)", &mut timings);
     let public = &z[1..=layout.n_public];
-    let mut t = transcript(params, r1cs, public);
+    let statement = snark.map_or_else(|| Statement::nizk(r1cs), |pk| Statement::snark(&pk.vk));
+    let mut t = transcript(params, statement, public);
 
     // z by columns, with the masks' values K in the upper half's last rows; the mask R
     // on the lower half and on K's rows.
@@ -630,6 +809,15 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let (witness_eval, opening) =
         fastzk_pcs::open(&params.pcs, &committed, &row_weights, &col_point, &mut t)?;
     lap("open the witness commitment", &mut timings);
+    let spark = match snark {
+        Some(pk) => {
+            let w = [weights[0], weights[1], weights[2]];
+            let p = spark::prove::<F, E>(&params.pcs, &pk.spark, &r_x, &inner_point, w, &mut t)?;
+            lap("Spark: prove M(r_x, r_y)", &mut timings);
+            Some(p)
+        }
+        None => None,
+    };
     let proof = Proof {
         witness: committed.commitment,
         outer_mask_sum,
@@ -644,7 +832,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
         witness_eval,
         opening,
     };
-    Ok((proof, timings))
+    Ok((proof, spark, timings))
 }
 
 /// The outer sumcheck of `eq(τ, ·)·(Az'·Bz' − Cz') + ρ·p` from the claim `ρ·P`, where
@@ -856,7 +1044,60 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
     proof: &Proof<F, E>,
 ) -> Result<(), SpartanError> {
     let layout = Layout::of::<F, E>(params, r1cs);
-    check_soundness::<F, E>(params, &layout)?;
+    verify_with(
+        params,
+        &layout,
+        Statement::nizk(r1cs),
+        public,
+        proof,
+        |r_x, eq_y, weights, _| Ok(combined_at(r1cs, &layout, r_x, eq_y, weights)),
+    )
+}
+
+/// Checks a SNARK-mode proof with the verifying key alone.
+pub fn verify_snark<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    vk: &VerifyingKey,
+    public: &[F],
+    proof: &SnarkProof<F, E>,
+) -> Result<(), SpartanError> {
+    let layout = vk.layout::<F, E>(params);
+    let s = &vk.spark.shape;
+    if (s.log_rows, s.log_cols) != (layout.log_rows, layout.log_cols) || !s.is_consistent() {
+        return Err(SpartanError::Rejected("verifying key of the wrong shape"));
+    }
+    meets_target(soundness_snark::<F, E>(params, s))?;
+    verify_with(
+        params,
+        &layout,
+        Statement::snark(vk),
+        public,
+        &proof.proof,
+        |r_x, eq_y, weights, t| {
+            spark::verify::<F, E>(
+                &params.pcs,
+                &vk.spark,
+                r_x,
+                &eq_y.point,
+                &proof.spark,
+                weights,
+                t,
+            )
+        },
+    )
+}
+
+/// The verifier up to `M(r_x, r_y)`, which `matrices(r_x, eq(r_y), weights, transcript)`
+/// supplies: from the R1CS (NIZK) or from a Spark proof (SNARK).
+fn verify_with<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    layout: &Layout,
+    statement: Statement,
+    public: &[F],
+    proof: &Proof<F, E>,
+    matrices: impl FnOnce(&[E], &SplitEq<E>, [E; 3], &mut Transcript) -> Result<E, SpartanError>,
+) -> Result<(), SpartanError> {
+    check_soundness::<F, E>(params, layout)?;
     if public.len() != layout.n_public {
         return Err(SpartanError::PublicCount(public.len(), layout.n_public));
     }
@@ -865,7 +1106,7 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
             "witness commitment of the wrong size",
         ));
     }
-    let mut t = transcript(params, r1cs, public);
+    let mut t = transcript(params, statement, public);
     t.append_bytes(b"witness commitment", &proof.witness.root);
 
     let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
@@ -908,18 +1149,13 @@ pub fn verify<F: NttField, E: ExtensionOf<F>>(
         &proof.opening,
         &mut t,
     )?;
-    // M(r_x, r_y) from the R1CS, O(nnz), plus the mask slots' entries.
+    // M(r_x, r_y) from the R1CS in O(nnz) or from Spark, plus the mask slots' entries.
     let eq_y = SplitEq::new(&r_y);
-    let m_at = combined_at(
-        r1cs,
-        &layout,
-        &r_x,
-        &eq_y,
-        [weights[0], weights[1], weights[2]],
-    ) + mask_entries::<F, E>(&layout, &r_x, &weights)
-        .into_iter()
-        .map(|(i, c)| c * eq_y.at(i))
-        .sum::<E>();
+    let m_at = matrices(&r_x, &eq_y, [weights[0], weights[1], weights[2]], &mut t)?
+        + mask_entries::<F, E>(layout, &r_x, &weights)
+            .into_iter()
+            .map(|(i, c)| c * eq_y.at(i))
+            .sum::<E>();
     // IO(r_y') from the public inputs: (1, public, 0, …).
     let eq_io = SplitEq::new(&r_y[1..]);
     let io_at: E = std::iter::once(F::ONE)

@@ -18,6 +18,18 @@
 //! | proximity test, per repetition | `n_code / |E|` (proximity gaps of RS codes, unique decoding) |
 //! | column queries | `(1 − δ/2)^queries`, `δ = 1 − rate` |
 //!
+//!
+//! The SNARK mode adds Spark's components ([`soundness_snark`]), for `N = 2^log_n`
+//! entries and `M = 2^log_mem` memory cells:
+//!
+//! | component | error |
+//! | --- | --- |
+//! | multiset hashes, rows and columns (`Π(τ − γ²a − γv − t)`, total degree `2·(2N + 2M)` in `γ`, `τ`) | `2 · 2·(2N + 2M) / |E|` |
+//! | grand products, each of the two runs over `m` variables (layer `j`: sumcheck `3j`, batching 1, fold 1) | `(3·m(m − 1)/2 + 2m) / |E|` |
+//! | folding the leaves' claims and batching them (`μ`, `β`) | `2 / |E|` |
+//! | evaluation sumcheck (degree 3) | `3·log_n / |E|` |
+//! | three more openings (entries, lookups, memory; no hiding, rate exactly `2^−log_blowup`) | proximity and queries as above, per commitment shape |
+//!
 //! The rate is the code's actual one: with hiding, each row's message is its `C` values
 //! and `queries` random coefficients, so `rate = (C + queries) / n_code`.
 //!
@@ -34,6 +46,7 @@
 use fastzk_field::{NttField, PrimeField};
 use fastzk_pcs::ExtensionOf;
 
+use crate::spark::SparkShape;
 use crate::SpartanParams;
 
 /// What the proof system must reach.
@@ -72,13 +85,9 @@ pub fn soundness<F: NttField, E: ExtensionOf<F>>(
     log_rows: usize,
     log_cols: usize,
 ) -> Soundness {
-    let field_bits = E::DEGREE as f64 * log2_modulus::<F>();
-    let over_field = |count: f64| field_bits - count.max(1.0).log2();
+    let over_field = over_field::<F, E>;
     let pcs = &params.pcs;
-    let (_, log_c) = pcs.shape(log_cols.saturating_sub(1));
-    let n_code = pcs.code_len(1 << log_c) as f64;
-    let delta = 1.0 - pcs.rate(1 << log_c);
-    let parts = vec![
+    let mut parts = vec![
         ("outer statement (random τ)", over_field(log_rows as f64)),
         ("outer mask (ρ after Σ p)", over_field(1.0)),
         (
@@ -91,15 +100,98 @@ pub fn soundness<F: NttField, E: ExtensionOf<F>>(
             "inner sumcheck (degree 2)",
             over_field(2.0 * log_cols as f64),
         ),
-        (
-            "proximity test (random combinations)",
-            pcs.proximity_reps as f64 * (field_bits - n_code.log2()),
-        ),
-        (
-            "column queries",
-            -(pcs.queries as f64) * (1.0 - delta / 2.0).log2(),
-        ),
     ];
+    parts.extend(opening::<F, E>(
+        pcs,
+        log_cols.saturating_sub(1),
+        ["proximity test (random combinations)", "column queries"],
+    ));
+    total(parts)
+}
+
+/// [`soundness`] plus Spark's components: the SNARK mode's calculator.
+pub fn soundness_snark<F: NttField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    spark: &SparkShape,
+) -> Soundness {
+    let over_field = over_field::<F, E>;
+    let mut parts = soundness::<F, E>(params, spark.log_rows, spark.log_cols).parts;
+    let (n, m) = (
+        2f64.powi(spark.log_n as i32),
+        2f64.powi(spark.log_mem as i32),
+    );
+    let products = |vars: usize| {
+        let v = vars as f64;
+        3.0 * v * (v - 1.0) / 2.0 + 2.0 * v
+    };
+    parts.extend([
+        (
+            "Spark multiset hashes (rows, columns)",
+            over_field(2.0 * 2.0 * (2.0 * n + 2.0 * m)),
+        ),
+        (
+            "Spark grand products (both runs)",
+            over_field(products(spark.log_n) + products(spark.log_mem)),
+        ),
+        ("Spark leaf folding and batching", over_field(2.0)),
+        (
+            "Spark evaluation sumcheck (degree 3)",
+            over_field(3.0 * spark.log_n as f64),
+        ),
+    ]);
+    let public = crate::spark::public_params(&params.pcs);
+    for (vars, names) in [
+        (
+            spark.log_n,
+            [
+                "Spark entries: proximity test",
+                "Spark entries: column queries",
+            ],
+        ),
+        (
+            spark.log_n,
+            [
+                "Spark lookups: proximity test",
+                "Spark lookups: column queries",
+            ],
+        ),
+        (
+            spark.log_mem,
+            [
+                "Spark memory: proximity test",
+                "Spark memory: column queries",
+            ],
+        ),
+    ] {
+        parts.extend(opening::<F, E>(&public, vars, names));
+    }
+    total(parts)
+}
+
+/// `−log2` of `count / |E|`.
+fn over_field<F: NttField, E: ExtensionOf<F>>(count: f64) -> f64 {
+    E::DEGREE as f64 * log2_modulus::<F>() - count.max(1.0).log2()
+}
+
+/// An opening's two components for a polynomial in `num_vars` variables.
+fn opening<F: NttField, E: ExtensionOf<F>>(
+    pcs: &fastzk_pcs::OrionParams,
+    num_vars: usize,
+    names: [&'static str; 2],
+) -> [(&'static str, f64); 2] {
+    let (_, log_c) = pcs.shape(num_vars);
+    let n_code = pcs.code_len(1 << log_c) as f64;
+    let delta = 1.0 - pcs.rate(1 << log_c);
+    [
+        (
+            names[0],
+            pcs.proximity_reps as f64 * over_field::<F, E>(n_code),
+        ),
+        (names[1], -(pcs.queries as f64) * (1.0 - delta / 2.0).log2()),
+    ]
+}
+
+fn total(parts: Vec<(&'static str, f64)>) -> Soundness {
     let error: f64 = parts.iter().map(|(_, b)| 2f64.powf(-b)).sum();
     Soundness {
         parts,
