@@ -20,15 +20,43 @@
 //! ```
 //!
 //! `E` is written as its `degree` base-field coordinates, each `F::BYTES` long.
+//!
+//! A **SNARK-mode proof** has the magic `"fzss"` and the same header and body, then
+//! Spark's proof:
+//!
+//! ```text
+//! E value   [32] lookups root   u32 lookups variables
+//! E×4 entry products    products proof      E×4 memory products    products proof
+//! u32 n  E… (leaf values)   E×2 (final values)
+//! sumcheck (evaluation)     u32 n  E… (entry values)
+//! opening ×3 (entries, lookups, memory; as above)
+//! products proof:  u32 products  E×2 each (top)   u32 layers, each: sumcheck, E×2 per product
+//! ```
+//!
+//! The **SNARK key** (`.skey`) holds the verifying key, then the circuit it was made from
+//! (the prover rebuilds Spark's tables and commitments from it and checks the roots;
+//! the verifier stops after the verifying key and never reads the circuit):
+//!
+//! ```text
+//! "fzsk"  u32 version (1)   u8 field   u8 extension degree   u8 hash   u8 hiding
+//! u8 log_rows   u8 log_blowup   u32 queries   u32 proximity reps
+//! u64 constraints   u64 variables   u64 public inputs
+//! u8 log_n   u8 log_mem   u8 log_rows   u8 log_cols   [32] entries root   [32] memory root
+//! u64 length   the circuit's .r1cs bytes
+//! ```
 
 use fastzk_field::{bn254, Goldilocks, NttField, PrimeField};
 use fastzk_multilinear::sumcheck::SumcheckProof;
-use fastzk_multilinear::HashKind;
+use fastzk_multilinear::{HashKind, ProductProof};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, MultiProof, OrionParams};
 
-use crate::{Proof, SpartanParams};
+use crate::spark::{SparkCommitment, SparkProof, SparkShape};
+use crate::{Proof, SnarkProof, SpartanParams, VerifyingKey};
 
 const MAGIC: &[u8; 4] = b"fzsp";
+const SNARK_MAGIC: &[u8; 4] = b"fzss";
+const KEY_MAGIC: &[u8; 4] = b"fzsk";
+pub const KEY_VERSION: u32 = 1;
 /// More sumcheck rounds than any instance has (2^64 constraints).
 const MAX_ROUNDS: usize = 64;
 pub const VERSION: u32 = 2;
@@ -57,9 +85,18 @@ impl ProofField for bn254::Fr {
     const NAME: &'static str = "BN254 Fr";
 }
 
-/// The base field a proof file names, without reading the rest.
+/// The base field a proof or key file names, without reading the rest.
 pub fn sniff_field(bytes: &[u8]) -> Option<u8> {
-    (bytes.len() > 8 && &bytes[..4] == MAGIC).then(|| bytes[8])
+    (bytes.len() > 8
+        && [MAGIC, SNARK_MAGIC, KEY_MAGIC]
+            .iter()
+            .any(|m| &bytes[..4] == *m))
+    .then(|| bytes[8])
+}
+
+/// Whether the bytes are a SNARK key (`.skey`).
+pub fn is_key(bytes: &[u8]) -> bool {
+    bytes.starts_with(KEY_MAGIC)
 }
 
 struct Writer(Vec<u8>);
@@ -91,47 +128,128 @@ impl Writer {
     }
 }
 
+impl Writer {
+    fn opening<F: NttField, E: ExtensionOf<F>>(&mut self, o: &EvalProof<F, E>) {
+        self.u32(o.combos.len());
+        self.u32(o.combos.first().map_or(0, Vec::len));
+        o.combos.iter().for_each(|c| self.exts::<F, E>(c));
+        self.u32(o.row_eval.len());
+        self.exts::<F, E>(&o.row_eval);
+        self.u32(o.columns.len());
+        self.u32(o.columns.first().map_or(0, Vec::len));
+        o.columns.iter().flatten().for_each(|x| self.base(x));
+        self.u32(o.salts.len());
+        o.salts.iter().for_each(|s| self.0.extend_from_slice(s));
+        self.u32(o.merkle.siblings.len());
+        o.merkle
+            .siblings
+            .iter()
+            .for_each(|s| self.0.extend_from_slice(s));
+    }
+    fn products<F: NttField, E: ExtensionOf<F>>(&mut self, p: &ProductProof<E>) {
+        self.u32(p.top.len());
+        p.top.iter().for_each(|t| self.exts::<F, E>(t));
+        self.u32(p.layers.len());
+        for (sc, ends) in &p.layers {
+            self.sumcheck::<F, E>(sc);
+            self.u32(ends.len());
+            ends.iter().for_each(|t| self.exts::<F, E>(t));
+        }
+    }
+    /// The header: magic, version, field, degree, parameters.
+    fn header<F: ProofField, E: ExtensionOf<F>>(
+        &mut self,
+        magic: &[u8; 4],
+        version: u32,
+        params: &SpartanParams,
+    ) {
+        self.0.extend_from_slice(magic);
+        self.u32(version as usize);
+        self.u8(F::ID);
+        self.u8(E::DEGREE as u8);
+        self.u8(params.pcs.hash.id());
+        self.u8(params.pcs.hiding as u8);
+        self.u8(params.pcs.log_rows as u8);
+        self.u8(params.pcs.log_blowup as u8);
+        self.u32(params.pcs.queries);
+        self.u32(params.pcs.proximity_reps);
+    }
+}
+
 /// The proof file's bytes.
 pub fn write_proof<F: ProofField, E: ExtensionOf<F>>(
     params: &SpartanParams,
     proof: &Proof<F, E>,
 ) -> Vec<u8> {
     let mut w = Writer(Vec::with_capacity(proof.size_bytes() + 64));
-    w.0.extend_from_slice(MAGIC);
-    w.u32(VERSION as usize);
-    w.u8(F::ID);
-    w.u8(E::DEGREE as u8);
-    w.u8(params.pcs.hash.id());
-    w.u8(params.pcs.hiding as u8);
-    w.u8(params.pcs.log_rows as u8);
-    w.u8(params.pcs.log_blowup as u8);
-    w.u32(params.pcs.queries);
-    w.u32(params.pcs.proximity_reps);
-    w.u32(proof.witness.num_vars);
-    w.0.extend_from_slice(&proof.witness.root);
-    w.ext::<F, E>(&proof.outer_mask_sum);
-    w.sumcheck::<F, E>(&proof.outer);
-    w.exts::<F, E>(&proof.claims);
-    w.ext::<F, E>(&proof.inner_mask_sum);
-    w.sumcheck::<F, E>(&proof.inner);
-    w.ext::<F, E>(&proof.witness_eval);
-    let o = &proof.opening;
-    w.u32(o.combos.len());
-    w.u32(o.combos.first().map_or(0, Vec::len));
-    o.combos.iter().for_each(|c| w.exts::<F, E>(c));
-    w.u32(o.row_eval.len());
-    w.exts::<F, E>(&o.row_eval);
-    w.u32(o.columns.len());
-    w.u32(o.columns.first().map_or(0, Vec::len));
-    o.columns.iter().flatten().for_each(|x| w.base(x));
-    w.u32(o.salts.len());
-    o.salts.iter().for_each(|s| w.0.extend_from_slice(s));
-    w.u32(o.merkle.siblings.len());
-    o.merkle
-        .siblings
-        .iter()
-        .for_each(|s| w.0.extend_from_slice(s));
+    w.header::<F, E>(MAGIC, VERSION, params);
+    w.body(proof);
     w.0
+}
+
+/// A SNARK-mode proof file's bytes.
+pub fn write_snark_proof<F: ProofField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    proof: &SnarkProof<F, E>,
+) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(proof.size_bytes() + 256));
+    w.header::<F, E>(SNARK_MAGIC, VERSION, params);
+    w.body(&proof.proof);
+    let s = &proof.spark;
+    w.ext::<F, E>(&s.value);
+    w.0.extend_from_slice(&s.lookups.root);
+    w.u32(s.lookups.num_vars);
+    w.exts::<F, E>(&s.entry_products);
+    w.products::<F, E>(&s.entry_product_proof);
+    w.exts::<F, E>(&s.memory_products);
+    w.products::<F, E>(&s.memory_product_proof);
+    w.u32(s.leaf_values.len());
+    w.exts::<F, E>(&s.leaf_values);
+    w.exts::<F, E>(&s.final_values);
+    w.sumcheck::<F, E>(&s.eval);
+    w.u32(s.entry_values.len());
+    w.exts::<F, E>(&s.entry_values);
+    for o in [&s.entries_opening, &s.lookups_opening, &s.memory_opening] {
+        w.opening(o);
+    }
+    w.0
+}
+
+/// A SNARK key file's bytes: the verifying key and the circuit's `.r1cs` bytes.
+pub fn write_key<F: ProofField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    vk: &VerifyingKey,
+    r1cs_file: &[u8],
+) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(r1cs_file.len() + 256));
+    w.header::<F, E>(KEY_MAGIC, KEY_VERSION, params);
+    for x in [vk.n_constraints, vk.n_vars, vk.n_public] {
+        w.0.extend_from_slice(&(x as u64).to_le_bytes());
+    }
+    let s = &vk.spark.shape;
+    for x in [s.log_n, s.log_mem, s.log_rows, s.log_cols] {
+        w.u8(x as u8);
+    }
+    w.0.extend_from_slice(&vk.spark.entries.root);
+    w.0.extend_from_slice(&vk.spark.memory.root);
+    w.0.extend_from_slice(&(r1cs_file.len() as u64).to_le_bytes());
+    w.0.extend_from_slice(r1cs_file);
+    w.0
+}
+
+impl Writer {
+    fn body<F: ProofField, E: ExtensionOf<F>>(&mut self, proof: &Proof<F, E>) {
+        let w = self;
+        w.u32(proof.witness.num_vars);
+        w.0.extend_from_slice(&proof.witness.root);
+        w.ext::<F, E>(&proof.outer_mask_sum);
+        w.sumcheck::<F, E>(&proof.outer);
+        w.exts::<F, E>(&proof.claims);
+        w.ext::<F, E>(&proof.inner_mask_sum);
+        w.sumcheck::<F, E>(&proof.inner);
+        w.ext::<F, E>(&proof.witness_eval);
+        w.opening(&proof.opening);
+    }
 }
 
 struct Reader<'a> {
@@ -239,6 +357,247 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl Reader<'_> {
+    fn root(&mut self, what: &str) -> Result<[u8; 32], ProofFormatError> {
+        Ok(self.take(32, what)?.try_into().expect("32 bytes"))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, ProofFormatError> {
+        let b = self.take(8, what)?;
+        Ok(u64::from_le_bytes(b.try_into().expect("eight bytes")))
+    }
+
+    /// Magic, version, field, degree and parameters.
+    fn header<F: ProofField, E: ExtensionOf<F>>(
+        &mut self,
+        magic: &[u8; 4],
+        version: u32,
+    ) -> Result<SpartanParams, ProofFormatError> {
+        if self.take(4, "magic")? != magic {
+            let kind = String::from_utf8_lossy(magic).into_owned();
+            return self.err(format!(
+                "not a fastzk Spartan file of this kind (magic is not \"{kind}\")"
+            ));
+        }
+        let v = self.u32("version")?;
+        if v != version as usize {
+            return self.err(format!("version {v}; this fastzk reads version {version}"));
+        }
+        let field = self.u8("field")?;
+        if field != F::ID {
+            return self.err(format!(
+                "field id {field}, expected {} ({})",
+                F::ID,
+                F::NAME
+            ));
+        }
+        let degree = self.u8("extension degree")?;
+        if degree as usize != E::DEGREE {
+            return self.err(format!(
+                "challenges of degree {degree}, expected {}",
+                E::DEGREE
+            ));
+        }
+        let hash_id = self.u8("hash")?;
+        let Some(hash) = HashKind::from_id(hash_id) else {
+            return self.err(format!("unknown hash id {hash_id}"));
+        };
+        let hiding = match self.u8("hiding flag")? {
+            0 => false,
+            1 => true,
+            other => return self.err(format!("hiding flag {other}, expected 0 or 1")),
+        };
+        let log_rows = self.u8("log rows")? as u32;
+        let log_blowup = self.u8("log blowup")? as u32;
+        if !(1..=8).contains(&log_blowup) || log_rows > 16 {
+            return self.err(format!(
+                "log rows {log_rows} or log blowup {log_blowup} out of range"
+            ));
+        }
+        let queries = self.u32("queries")?;
+        let proximity_reps = self.u32("proximity repetitions")?;
+        if queries == 0 || queries > 1 << 16 || proximity_reps == 0 || proximity_reps > 64 {
+            return self.err(format!(
+                "{queries} queries or {proximity_reps} repetitions out of range"
+            ));
+        }
+        Ok(SpartanParams {
+            pcs: OrionParams {
+                log_rows,
+                log_blowup,
+                queries,
+                proximity_reps,
+                hash,
+                hiding,
+            },
+        })
+    }
+
+    /// A commitment's size: `2^num_vars` values, at most `2^40`.
+    fn num_vars(&mut self, what: &str) -> Result<usize, ProofFormatError> {
+        let n = self.u32(what)?;
+        if n > 40 {
+            return self.err(format!("{what}: 2^{n} values"));
+        }
+        Ok(n)
+    }
+
+    fn opening<F: NttField, E: ExtensionOf<F>>(
+        &mut self,
+        params: &SpartanParams,
+        what: &str,
+    ) -> Result<EvalProof<F, E>, ProofFormatError> {
+        let queries = params.pcs.queries;
+        let combos = self.matrix::<F, E>(params.pcs.proximity_reps, what)?;
+        let n = self.count(E::DEGREE * F::BYTES, what)?;
+        let row_eval = self.exts::<F, E>(n, what)?;
+        let n_cols = self.u32(what)?;
+        if n_cols > queries {
+            return self.err(format!(
+                "{what}: {n_cols} opened columns for {queries} queries"
+            ));
+        }
+        let rows = self.u32(what)?;
+        if n_cols
+            .checked_mul(rows)
+            .and_then(|k| k.checked_mul(F::BYTES))
+            .is_none_or(|b| b > self.bytes.len() - self.pos)
+        {
+            return self.err(format!(
+                "{what}: {n_cols} columns of {rows} do not fit in the file"
+            ));
+        }
+        let columns = (0..n_cols)
+            .map(|_| (0..rows).map(|_| self.base::<F>(what)).collect())
+            .collect::<Result<Vec<Vec<F>>, _>>()?;
+        let n_salts = self.count(16, what)?;
+        if n_salts > n_cols {
+            return self.err(format!("{what}: {n_salts} salts for {n_cols} columns"));
+        }
+        let salts = (0..n_salts)
+            .map(|_| self.take(16, what).map(|s| s.try_into().expect("16 bytes")))
+            .collect::<Result<Vec<[u8; 16]>, _>>()?;
+        let n_sib = self.count(32, what)?;
+        let siblings = (0..n_sib)
+            .map(|_| self.root(what))
+            .collect::<Result<Vec<[u8; 32]>, _>>()?;
+        Ok(EvalProof {
+            combos,
+            row_eval,
+            columns,
+            salts,
+            merkle: MultiProof { siblings },
+        })
+    }
+
+    /// Pairs of extension elements, the count read first (at most `max`).
+    fn pairs<F: NttField, E: ExtensionOf<F>>(
+        &mut self,
+        max: usize,
+        what: &str,
+    ) -> Result<Vec<[E; 2]>, ProofFormatError> {
+        let n = self.count(2 * E::DEGREE * F::BYTES, what)?;
+        if n > max {
+            return self.err(format!("{what}: {n} pairs, at most {max}"));
+        }
+        (0..n)
+            .map(|_| Ok([self.ext::<F, E>(what)?, self.ext::<F, E>(what)?]))
+            .collect()
+    }
+
+    fn products<F: NttField, E: ExtensionOf<F>>(
+        &mut self,
+        what: &str,
+    ) -> Result<ProductProof<E>, ProofFormatError> {
+        let top = self.pairs::<F, E>(4, what)?;
+        let n = self.u32(what)?;
+        if n > MAX_ROUNDS {
+            return self.err(format!("{what}: {n} layers, at most {MAX_ROUNDS}"));
+        }
+        let layers = (0..n)
+            .map(|_| Ok((self.sumcheck::<F, E>(what)?, self.pairs::<F, E>(4, what)?)))
+            .collect::<Result<_, ProofFormatError>>()?;
+        Ok(ProductProof { top, layers })
+    }
+
+    fn body<F: ProofField, E: ExtensionOf<F>>(
+        &mut self,
+        params: &SpartanParams,
+    ) -> Result<Proof<F, E>, ProofFormatError> {
+        let num_vars = self.num_vars("witness variables")?;
+        let root = self.root("witness root")?;
+        let outer_mask_sum = self.ext::<F, E>("outer mask sum")?;
+        let outer = self.sumcheck::<F, E>("outer sumcheck")?;
+        let c = self.exts::<F, E>(4, "claims at r_x")?;
+        let inner_mask_sum = self.ext::<F, E>("inner mask sum")?;
+        let inner = self.sumcheck::<F, E>("inner sumcheck")?;
+        let witness_eval = self.ext::<F, E>("W(r_y)")?;
+        let opening = self.opening::<F, E>(params, "witness opening")?;
+        Ok(Proof {
+            witness: Commitment { root, num_vars },
+            outer_mask_sum,
+            outer,
+            claims: [c[0], c[1], c[2], c[3]],
+            inner_mask_sum,
+            inner,
+            witness_eval,
+            opening,
+        })
+    }
+
+    fn four<F: NttField, E: ExtensionOf<F>>(
+        &mut self,
+        what: &str,
+    ) -> Result<[E; 4], ProofFormatError> {
+        let v = self.exts::<F, E>(4, what)?;
+        Ok([v[0], v[1], v[2], v[3]])
+    }
+
+    fn spark<F: ProofField, E: ExtensionOf<F>>(
+        &mut self,
+        params: &SpartanParams,
+    ) -> Result<SparkProof<F, E>, ProofFormatError> {
+        let value = self.ext::<F, E>("Spark value")?;
+        let root = self.root("Spark lookups root")?;
+        let num_vars = self.num_vars("Spark lookups variables")?;
+        let entry_products = self.four::<F, E>("Spark entry products")?;
+        let entry_product_proof = self.products::<F, E>("Spark entry products proof")?;
+        let memory_products = self.four::<F, E>("Spark memory products")?;
+        let memory_product_proof = self.products::<F, E>("Spark memory products proof")?;
+        let n = self.count(E::DEGREE * F::BYTES, "Spark leaf values")?;
+        let leaf_values = self.exts::<F, E>(n, "Spark leaf values")?;
+        let f = self.exts::<F, E>(2, "Spark final values")?;
+        let eval = self.sumcheck::<F, E>("Spark evaluation sumcheck")?;
+        let n = self.count(E::DEGREE * F::BYTES, "Spark entry values")?;
+        let entry_values = self.exts::<F, E>(n, "Spark entry values")?;
+        Ok(SparkProof {
+            value,
+            lookups: Commitment { root, num_vars },
+            entry_products,
+            entry_product_proof,
+            memory_products,
+            memory_product_proof,
+            leaf_values,
+            final_values: [f[0], f[1]],
+            eval,
+            entry_values,
+            entries_opening: self.opening::<F, E>(params, "Spark entries opening")?,
+            lookups_opening: self.opening::<F, E>(params, "Spark lookups opening")?,
+            memory_opening: self.opening::<F, E>(params, "Spark memory opening")?,
+        })
+    }
+
+    fn end(&self) -> Result<(), ProofFormatError> {
+        if self.pos != self.bytes.len() {
+            return self.err(format!(
+                "{} bytes after the proof",
+                self.bytes.len() - self.pos
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Reads a proof file for base field `F` and challenge field `E`; returns the
 /// parameters its header names with the proof.
 pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
@@ -250,127 +609,93 @@ pub fn read_proof<F: ProofField, E: ExtensionOf<F>>(
         pos: 0,
         file,
     };
-    if r.take(4, "magic")? != MAGIC {
-        return r.err("not a fastzk Spartan proof (magic is not \"fzsp\")");
-    }
-    let version = r.u32("version")?;
-    if version != VERSION as usize {
-        return r.err(format!(
-            "version {version}; this fastzk reads version {VERSION}"
-        ));
-    }
-    let field = r.u8("field")?;
-    if field != F::ID {
-        return r.err(format!(
-            "field id {field}, expected {} ({})",
-            F::ID,
-            F::NAME
-        ));
-    }
-    let degree = r.u8("extension degree")?;
-    if degree as usize != E::DEGREE {
-        return r.err(format!(
-            "challenges of degree {degree}, expected {}",
-            E::DEGREE
-        ));
-    }
-    let hash_id = r.u8("hash")?;
-    let Some(hash) = HashKind::from_id(hash_id) else {
-        return r.err(format!("unknown hash id {hash_id}"));
+    let params = r.header::<F, E>(MAGIC, VERSION)?;
+    let proof = r.body::<F, E>(&params)?;
+    r.end()?;
+    Ok((params, proof))
+}
+
+/// Reads a SNARK-mode proof file.
+pub fn read_snark_proof<F: ProofField, E: ExtensionOf<F>>(
+    bytes: &[u8],
+    file: &str,
+) -> Result<(SpartanParams, SnarkProof<F, E>), ProofFormatError> {
+    let mut r = Reader {
+        bytes,
+        pos: 0,
+        file,
     };
-    let hiding = match r.u8("hiding flag")? {
-        0 => false,
-        1 => true,
-        other => return r.err(format!("hiding flag {other}, expected 0 or 1")),
+    let params = r.header::<F, E>(SNARK_MAGIC, VERSION)?;
+    let proof = r.body::<F, E>(&params)?;
+    let spark = r.spark::<F, E>(&params)?;
+    r.end()?;
+    Ok((params, SnarkProof { proof, spark }))
+}
+
+/// Reads a SNARK key: the parameters it was made with, the verifying key, and the
+/// circuit's `.r1cs` bytes (not parsed here: a verifier has no use for them).
+pub fn read_key<'a, F: ProofField, E: ExtensionOf<F>>(
+    bytes: &'a [u8],
+    file: &str,
+) -> Result<(SpartanParams, VerifyingKey, &'a [u8]), ProofFormatError> {
+    let mut r = Reader {
+        bytes,
+        pos: 0,
+        file,
     };
-    let log_rows = r.u8("log rows")? as u32;
-    let log_blowup = r.u8("log blowup")? as u32;
-    if !(1..=8).contains(&log_blowup) || log_rows > 16 {
+    let params = r.header::<F, E>(KEY_MAGIC, KEY_VERSION)?;
+    let mut size = |what| -> Result<usize, ProofFormatError> {
+        let n = r.u64(what)?;
+        if n > 1 << 40 {
+            return r.err(format!("{what}: {n}, at most 2^40"));
+        }
+        Ok(n as usize)
+    };
+    let (n_constraints, n_vars, n_public) = (
+        size("constraints")?,
+        size("variables")?,
+        size("public inputs")?,
+    );
+    let mut log = |what| -> Result<usize, ProofFormatError> {
+        let n = r.u8(what)? as usize;
+        if n > 40 {
+            return r.err(format!("{what}: 2^{n}"));
+        }
+        Ok(n)
+    };
+    let shape = SparkShape {
+        log_n: log("log entries")?,
+        log_mem: log("log memory")?,
+        log_rows: log("log rows")?,
+        log_cols: log("log columns")?,
+    };
+    if !shape.is_consistent() {
+        return r.err(format!("sizes that do not agree: {shape:?}"));
+    }
+    let entries = r.root("entries root")?;
+    let memory = r.root("memory root")?;
+    let len = r.u64("circuit length")?;
+    if len != (bytes.len() - r.pos) as u64 {
         return r.err(format!(
-            "log rows {log_rows} or log blowup {log_blowup} out of range"
+            "a circuit of {len} bytes announced, {} bytes left",
+            bytes.len() - r.pos
         ));
     }
-    let queries = r.u32("queries")?;
-    let proximity_reps = r.u32("proximity repetitions")?;
-    if queries == 0 || queries > 1 << 16 || proximity_reps == 0 || proximity_reps > 64 {
-        return r.err(format!(
-            "{queries} queries or {proximity_reps} repetitions out of range"
-        ));
-    }
-    let params = SpartanParams {
-        pcs: OrionParams {
-            log_rows,
-            log_blowup,
-            queries,
-            proximity_reps,
-            hash,
-            hiding,
-        },
-    };
-    let num_vars = r.u32("witness variables")?;
-    if num_vars > 40 {
-        return r.err(format!("a witness of 2^{num_vars} values"));
-    }
-    let root: [u8; 32] = r.take(32, "witness root")?.try_into().expect("32 bytes");
-    let outer_mask_sum = r.ext::<F, E>("outer mask sum")?;
-    let outer = r.sumcheck::<F, E>("outer sumcheck")?;
-    let c = r.exts::<F, E>(4, "claims at r_x")?;
-    let claims = [c[0], c[1], c[2], c[3]];
-    let inner_mask_sum = r.ext::<F, E>("inner mask sum")?;
-    let inner = r.sumcheck::<F, E>("inner sumcheck")?;
-    let witness_eval = r.ext::<F, E>("W(r_y)")?;
-    let combos = r.matrix::<F, E>(proximity_reps, "proximity combinations")?;
-    let n = r.count(E::DEGREE * F::BYTES, "row evaluation")?;
-    let row_eval = r.exts::<F, E>(n, "row evaluation")?;
-    let n_cols = r.u32("opened columns")?;
-    if n_cols > queries {
-        return r.err(format!("{n_cols} opened columns for {queries} queries"));
-    }
-    let rows = r.u32("column height")?;
-    if n_cols
-        .checked_mul(rows)
-        .and_then(|k| k.checked_mul(F::BYTES))
-        .is_none_or(|b| b > bytes.len() - r.pos)
-    {
-        return r.err(format!("{n_cols} columns of {rows} do not fit in the file"));
-    }
-    let columns = (0..n_cols)
-        .map(|_| (0..rows).map(|_| r.base::<F>("opened column")).collect())
-        .collect::<Result<Vec<Vec<F>>, _>>()?;
-    let n_salts = r.count(16, "salts")?;
-    if n_salts > n_cols {
-        return r.err(format!("{n_salts} salts for {n_cols} columns"));
-    }
-    let salts = (0..n_salts)
-        .map(|_| r.take(16, "salt").map(|s| s.try_into().expect("16 bytes")))
-        .collect::<Result<Vec<[u8; 16]>, _>>()?;
-    let n_sib = r.count(32, "Merkle siblings")?;
-    let siblings = (0..n_sib)
-        .map(|_| {
-            r.take(32, "Merkle sibling")
-                .map(|s| s.try_into().expect("32 bytes"))
-        })
-        .collect::<Result<Vec<[u8; 32]>, _>>()?;
-    if r.pos != bytes.len() {
-        return r.err(format!("{} bytes after the proof", bytes.len() - r.pos));
-    }
-    Ok((
-        params,
-        Proof {
-            witness: Commitment { root, num_vars },
-            outer_mask_sum,
-            outer,
-            claims,
-            inner_mask_sum,
-            inner,
-            witness_eval,
-            opening: EvalProof {
-                combos,
-                row_eval,
-                columns,
-                salts,
-                merkle: MultiProof { siblings },
+    let vk = VerifyingKey {
+        n_constraints,
+        n_vars,
+        n_public,
+        spark: SparkCommitment {
+            shape,
+            entries: Commitment {
+                root: entries,
+                num_vars: shape.log_n,
+            },
+            memory: Commitment {
+                root: memory,
+                num_vars: shape.log_mem,
             },
         },
-    ))
+    };
+    Ok((params, vk, &bytes[r.pos..]))
 }

@@ -522,6 +522,26 @@ pub fn prove<F: NttField, E: ExtensionOf<F>>(
 /// Wall time of each prover phase, in order.
 pub type Timings = Vec<(&'static str, std::time::Duration)>;
 
+/// Records the time since the previous lap under a phase's name.
+struct Stopwatch {
+    timings: Timings,
+    clock: std::time::Instant,
+}
+
+impl Stopwatch {
+    fn new() -> Self {
+        Self {
+            timings: Timings::new(),
+            clock: std::time::Instant::now(),
+        }
+    }
+
+    fn lap(&mut self, name: &'static str) {
+        self.timings.push((name, self.clock.elapsed()));
+        self.clock = std::time::Instant::now();
+    }
+}
+
 /// [`prove`], with the time each phase took.
 pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
     params: &SpartanParams,
@@ -697,12 +717,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     check: bool,
     rng: &mut R,
 ) -> Result<Proved<F, E>, SpartanError> {
-    let mut timings = Timings::new();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |name: &'static str, timings: &mut Timings| {
-        timings.push((name, clock.elapsed()));
-        clock = std::time::Instant::now();
-    };
+    let mut watch = Stopwatch::new();
     r1cs.check_witness_shape(z)?;
     let layout = Layout::of::<F, E>(params, r1cs);
     check_soundness::<F, E>(params, &layout)?;
@@ -719,7 +734,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
             return Err(R1csError::Unsatisfied { index }.into());
         }
     }
-    lap("Az, Bz, Cz (and the witness check)", &mut timings);
+    watch.lap("Az, Bz, Cz (and the witness check)");
     let public = &z[1..=layout.n_public];
     let statement = snark.map_or_else(|| Statement::nizk(r1cs), |pk| Statement::snark(&pk.vk));
     let mut t = transcript(params, statement, public);
@@ -743,7 +758,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let (low, high) = mask_r.split_at_mut(half);
     fill_random(low, rng);
     fill_random(&mut high[k_region.start - half..k_region.end - half], rng);
-    lap("transcript (statement digest) and masks", &mut timings);
+    watch.lap("transcript (statement digest) and masks");
     let committed = fastzk_pcs::commit::<F, E, _>(
         &params.pcs,
         layout.log_cols - 1,
@@ -756,7 +771,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
         rng,
     )?;
     t.append_bytes(b"witness commitment", &committed.commitment.root);
-    lap("commit to the witness", &mut timings);
+    watch.lap("commit to the witness");
 
     let tau: Vec<E> = t.challenges(b"tau", layout.log_rows);
     let outer_mask_sum = masks.outer.sum();
@@ -767,7 +782,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let (outer_rounds, r_x, claims) =
         outer_sumcheck(eq_table(&tau), [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
     t.append_elements(b"outer claims", &claims);
-    lap("outer sumcheck", &mut timings);
+    watch.lap("outer sumcheck");
 
     // Inner sumcheck over the columns, of M·(Z + ρ'·R).
     let weights: [E; 4] = t.challenges(b"claim weights", 4).try_into().expect("four");
@@ -780,7 +795,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     for (i, c) in mask_entries::<F, E>(&layout, &r_x, &weights) {
         m[i] += c;
     }
-    lap("combined matrix row M(r_x, ·)", &mut timings);
+    watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
     let inner_mask_sum = sum_over_pairs::<E, 1>(half, |j, acc| {
         acc[0] += m[j].mul_base(mask_r[j]) + m[j + half].mul_base(mask_r[j + half]);
@@ -804,16 +819,23 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     )?;
     inner_rounds.insert(0, msg);
     inner_point.insert(0, r);
-    lap("inner sumcheck", &mut timings);
+    watch.lap("inner sumcheck");
     let (row_weights, col_point) = layout.opening(&inner_point, rho_in);
     let (witness_eval, opening) =
         fastzk_pcs::open(&params.pcs, &committed, &row_weights, &col_point, &mut t)?;
-    lap("open the witness commitment", &mut timings);
+    watch.lap("open the witness commitment");
     let spark = match snark {
         Some(pk) => {
             let w = [weights[0], weights[1], weights[2]];
-            let p = spark::prove::<F, E>(&params.pcs, &pk.spark, &r_x, &inner_point, w, &mut t)?;
-            lap("Spark: prove M(r_x, r_y)", &mut timings);
+            let p = spark::prove::<F, E>(
+                &params.pcs,
+                &pk.spark,
+                &r_x,
+                &inner_point,
+                w,
+                &mut t,
+                &mut watch,
+            )?;
             Some(p)
         }
         None => None,
@@ -832,7 +854,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
         witness_eval,
         opening,
     };
-    Ok((proof, spark, timings))
+    Ok((proof, spark, watch.timings))
 }
 
 /// The outer sumcheck of `eq(τ, ·)·(Az'·Bz' − Cz') + ρ·p` from the claim `ρ·P`, where

@@ -40,7 +40,7 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
-use crate::{Layout, SpartanError};
+use crate::{Layout, SpartanError, Stopwatch};
 
 /// Tables of the entries' commitment, in order.
 const ENTRY_TABLES: usize = 7;
@@ -318,12 +318,13 @@ pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     r_y: &[E],
     weights: [E; 3],
     t: &mut Transcript,
+    watch: &mut Stopwatch,
 ) -> Result<SparkProof<F, E>, SpartanError> {
     let eq_x = eq_table(r_x);
     let eq_y = eq_table(r_y);
     let e_row: Vec<E> = key.rows.par_iter().map(|&r| eq_x[r as usize]).collect();
     let e_col: Vec<E> = key.cols.par_iter().map(|&c| eq_y[c as usize]).collect();
-    prove_lookups(pcs, key, [eq_x, eq_y], [e_row, e_col], weights, t)
+    prove_lookups(pcs, key, [eq_x, eq_y], [e_row, e_col], weights, t, watch)
 }
 
 /// The proof with the lookups `e_row`, `e_col` given (the honest ones from [`prove`]; a
@@ -335,6 +336,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     [e_row, e_col]: [Vec<E>; 2],
     weights: [E; 3],
     t: &mut Transcript,
+    watch: &mut Stopwatch,
 ) -> Result<SparkProof<F, E>, SpartanError> {
     let pcs = public_params(pcs);
     let shape = key.commitment.shape;
@@ -363,6 +365,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let slices: Vec<&[F]> = lookup_tables.iter().map(Vec::as_slice).collect();
     let lookups = fastzk_pcs::commit::<F, E, _>(&pcs, shape.log_n, &slices, &mut no_rng)?;
     t.append_bytes(b"spark lookups", &lookups.commitment.root);
+    watch.lap("Spark: lookups e_row, e_col, committed");
 
     let gamma: E = t.challenge(b"spark gamma");
     let gamma = [gamma, gamma * gamma];
@@ -403,6 +406,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let (products, memory_product_proof, at_qm) =
         product::prove::<E, 9>(vec![init_row, final_row, init_col, final_col], t)?;
     let memory_products: [E; 4] = products.try_into().expect("four products");
+    watch.lap("Spark: memory-check grand products");
 
     // The leaves' tables at q, then the memory's at q_m.
     let eq_q = eq_table(&at_q.point);
@@ -452,6 +456,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
         None,
         t,
     )?;
+    watch.lap("Spark: evaluation sumcheck");
     let eq_k = eq_table(&r_k);
     let entry_values: Vec<E> = key
         .tables
@@ -465,6 +470,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let (_, lookups_opening) = fastzk_pcs::open(&pcs, &lookups, &w, &c, t)?;
     let (w, c, _) = batch_opening(&pcs, &final_values, &at_qm.point, t);
     let (_, memory_opening) = fastzk_pcs::open(&pcs, &key.memory, &w, &c, t)?;
+    watch.lap("Spark: three openings");
     Ok(SparkProof {
         value,
         lookups: lookups.commitment,
@@ -678,7 +684,16 @@ mod tests {
 
     fn proof<F: NttField, E: ExtensionOf<F>>(c: &Case<F, E>) -> SparkProof<F, E> {
         let pcs = SpartanParams::default().pcs;
-        prove::<F, E>(&pcs, &c.key, &c.point.0, &c.point.1, c.w, &mut transcript()).unwrap()
+        prove::<F, E>(
+            &pcs,
+            &c.key,
+            &c.point.0,
+            &c.point.1,
+            c.w,
+            &mut transcript(),
+            &mut Stopwatch::new(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -732,6 +747,7 @@ mod tests {
                 [e_row, e_col],
                 c.w,
                 &mut transcript(),
+                &mut Stopwatch::new(),
             )
             .unwrap();
             let err = check(&c, &p).unwrap_err();

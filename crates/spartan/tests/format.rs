@@ -123,3 +123,58 @@ fn counts_of_empty_rows_are_bounded() {
     let e = read_proof::<Goldilocks, Gl3>(&b, "t.proof").unwrap_err();
     assert!(e.what.contains("rounds, at most 64"), "{e}");
 }
+
+#[test]
+fn snark_proofs_and_keys_write_then_read_and_refuse_damage() {
+    use fastzk_spartan::format::{is_key, read_key, read_snark_proof, write_key, write_snark_proof};
+    use fastzk_spartan::{prove_snark, setup, verify_snark, SnarkProof};
+    let params = SpartanParams::default();
+    let (r1cs, z) = instance::<Goldilocks>(5, 6);
+    let pk = setup::<Goldilocks, Gl3>(&params, r1cs).unwrap();
+    let proof: SnarkProof<Goldilocks, Gl3> = prove_snark(&params, &pk, &z).unwrap();
+    let bytes = write_snark_proof(&params, &proof);
+    assert!((proof.size_bytes()..proof.size_bytes() + 600).contains(&bytes.len()));
+    let (p2, back) = read_snark_proof::<Goldilocks, Gl3>(&bytes, "s.proof").unwrap();
+    assert_eq!((p2, &back), (params, &proof));
+    assert_eq!(sniff_field(&bytes), Some(1));
+    verify_snark(&params, &pk.vk, &z[1..2], &back).unwrap();
+    // A NIZK reader refuses a SNARK proof and the other way round.
+    assert!(read_proof::<Goldilocks, Gl3>(&bytes, "s.proof").is_err());
+    let nizk = write_proof(&params, &proof.proof);
+    assert!(read_snark_proof::<Goldilocks, Gl3>(&nizk, "n.proof").is_err());
+    // Truncations (sampled: each read is linear), trailing bytes, huge counts.
+    let n = bytes.len();
+    for len in (0..300).chain((300..n).step_by(997)).chain(n - 50..n) {
+        let e = read_snark_proof::<Goldilocks, Gl3>(&bytes[..len], "s.proof").unwrap_err();
+        assert!(e.to_string().starts_with("s.proof: at byte"), "{e}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(1);
+    assert!(read_snark_proof::<Goldilocks, Gl3>(&longer, "s.proof").is_err());
+
+    // The key: the verifying key and the circuit's bytes.
+    let circuit = b"stand-in for the .r1cs bytes".to_vec();
+    let key = write_key::<Goldilocks, Gl3>(&params, &pk.vk, &circuit);
+    assert!(is_key(&key) && !is_key(&bytes));
+    assert_eq!(sniff_field(&key), Some(1));
+    let (kp, vk, rest) = read_key::<Goldilocks, Gl3>(&key, "c.skey").unwrap();
+    assert_eq!((kp, vk, rest), (params, pk.vk, circuit.as_slice()));
+    for len in 0..key.len() - circuit.len() {
+        assert!(read_key::<Goldilocks, Gl3>(&key[..len], "c.skey").is_err(), "{len}");
+    }
+    // Sizes that do not agree, or a circuit length that is not the file's.
+    let at = key.len() - circuit.len() - 8 - 64 - 4;
+    let mut b = key.clone();
+    b[at + 1] = 3; // log_mem
+    let e = read_key::<Goldilocks, Gl3>(&b, "c.skey").unwrap_err();
+    assert!(e.what.contains("do not agree"), "{e}");
+    let mut b = key.clone();
+    b.push(0);
+    let e = read_key::<Goldilocks, Gl3>(&b, "c.skey").unwrap_err();
+    assert!(e.what.contains("announced"), "{e}");
+    // A changed root reads, and then fails to verify.
+    let mut b = key.clone();
+    b[at + 4] ^= 1;
+    let (_, bad_vk, _) = read_key::<Goldilocks, Gl3>(&b, "c.skey").unwrap();
+    assert!(verify_snark(&params, &bad_vk, &z[1..2], &proof).is_err());
+}
