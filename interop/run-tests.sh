@@ -456,6 +456,22 @@ for prime in goldilocks bn128; do
   expect 0 "spartan-$prime:prove-again" \
     "$FASTZK" spartan prove "$d/guarded.r1cs" "$d/fz.wtns" "$d/sp2.proof" "$d/sp2_public.json"
   expect 1 "spartan-$prime:proofs-are-randomised" cmp -s "$d/sp.proof" "$d/sp2.proof"
+  # SNARK mode: the key holds the matrices' commitments; the verifier reads only it.
+  expect 0 "spartan-$prime:snark-setup" "$FASTZK" spartan setup "$d/guarded.r1cs" "$d/sp.skey"
+  expect 0 "spartan-$prime:snark-prove" \
+    "$FASTZK" spartan prove "$d/sp.skey" "$d/fz.wtns" "$d/sps.proof" "$d/sps_public.json"
+  expect 0 "spartan-$prime:snark-verify" "$FASTZK" spartan verify "$d/sp.skey" "$d/sps.proof" "$d/sps_public.json"
+  expect 1 "spartan-$prime:snark-other-public-values-rejected" \
+    "$FASTZK" spartan verify "$d/sp.skey" "$d/sps.proof" "$d/sp_other_public.json"
+  expect 2 "spartan-$prime:snark-proof-is-not-a-nizk-proof" \
+    "$FASTZK" spartan verify "$d/guarded.r1cs" "$d/sps.proof" "$d/sps_public.json"
+  # A key whose entries root was altered: the prover refuses it, naming the key.
+  python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[60]^=1; open(sys.argv[2],'wb').write(b)" \
+    "$d/sp.skey" "$d/sp_bad.skey"
+  expect 2 "spartan-$prime:snark-altered-key-refused" \
+    "$FASTZK" spartan prove "$d/sp_bad.skey" "$d/fz.wtns" "$d/sps_bad.proof" "$d/sps_bad_public.json"
+  expect 1 "spartan-$prime:snark-proof-fails-an-altered-key" \
+    "$FASTZK" spartan verify "$d/sp_bad.skey" "$d/sps.proof" "$d/sps_public.json"
 done
 expect 2 "spartan-bls12381:field-refused" \
   "$FASTZK" spartan prove "$B/witness-bls12381/guarded.r1cs" "$B/witness-bls12381/fz.wtns" "$B/sp.proof" "$B/sp_public.json"

@@ -53,16 +53,25 @@ pub fn print_timings(
     overlapping: &[(&'static str, &'static str, Duration)],
     total: Duration,
 ) {
+    // One column wide enough for the longest name.
+    let w = phases
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .chain(overlapping.iter().map(|(_, p, _)| p.chars().count() + 2))
+        .max()
+        .unwrap_or(0)
+        .max(28);
     for (label, d) in phases {
-        eprintln!("  {label:<28} {:>10.2} ms", d.as_secs_f64() * 1e3);
+        eprintln!("  {label:<w$} {:>10.2} ms", d.as_secs_f64() * 1e3);
         for (_, part, d) in overlapping.iter().filter(|(phase, _, _)| phase == label) {
             eprintln!(
-                "    {part:<26} {:>10.2} ms (overlapping)",
-                d.as_secs_f64() * 1e3
+                "    {part:<w2$} {:>10.2} ms (overlapping)",
+                d.as_secs_f64() * 1e3,
+                w2 = w - 2
             );
         }
     }
-    eprintln!("  {:<28} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
+    eprintln!("  {:<w$} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
 }
 
 /// Concurrent parts that all ran inside one phase, in [`print_timings`]' form.

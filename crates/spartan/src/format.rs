@@ -373,11 +373,23 @@ impl Reader<'_> {
         magic: &[u8; 4],
         version: u32,
     ) -> Result<SpartanParams, ProofFormatError> {
-        if self.take(4, "magic")? != magic {
-            let kind = String::from_utf8_lossy(magic).into_owned();
-            return self.err(format!(
-                "not a fastzk Spartan file of this kind (magic is not \"{kind}\")"
-            ));
+        let kind = |m: &[u8]| match m {
+            m if m == MAGIC => Some("a NIZK proof"),
+            m if m == SNARK_MAGIC => {
+                Some("a SNARK-mode proof (verified with the key from `setup`)")
+            }
+            m if m == KEY_MAGIC => Some("a SNARK key"),
+            _ => None,
+        };
+        let found = self.take(4, "magic")?;
+        if found != magic {
+            let expected = kind(magic).unwrap_or("?");
+            return match kind(found) {
+                Some(k) => self.err(format!("{k}, where {expected} was expected")),
+                None => self.err(format!(
+                    "not a fastzk Spartan file ({expected} was expected)"
+                )),
+            };
         }
         let v = self.u32("version")?;
         if v != version as usize {

@@ -126,7 +126,9 @@ fn counts_of_empty_rows_are_bounded() {
 
 #[test]
 fn snark_proofs_and_keys_write_then_read_and_refuse_damage() {
-    use fastzk_spartan::format::{is_key, read_key, read_snark_proof, write_key, write_snark_proof};
+    use fastzk_spartan::format::{
+        is_key, read_key, read_snark_proof, write_key, write_snark_proof,
+    };
     use fastzk_spartan::{prove_snark, setup, verify_snark, SnarkProof};
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<Goldilocks>(5, 6);
@@ -160,7 +162,10 @@ fn snark_proofs_and_keys_write_then_read_and_refuse_damage() {
     let (kp, vk, rest) = read_key::<Goldilocks, Gl3>(&key, "c.skey").unwrap();
     assert_eq!((kp, vk, rest), (params, pk.vk, circuit.as_slice()));
     for len in 0..key.len() - circuit.len() {
-        assert!(read_key::<Goldilocks, Gl3>(&key[..len], "c.skey").is_err(), "{len}");
+        assert!(
+            read_key::<Goldilocks, Gl3>(&key[..len], "c.skey").is_err(),
+            "{len}"
+        );
     }
     // Sizes that do not agree, or a circuit length that is not the file's.
     let at = key.len() - circuit.len() - 8 - 64 - 4;

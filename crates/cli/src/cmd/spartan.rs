@@ -10,17 +10,35 @@ use fastzk_field::{bn254, Goldilocks, GoldilocksExt3, PrimeField};
 use fastzk_formats::{read_public_json, read_r1cs_header, read_wtns, write_public_json, R1csFile};
 use fastzk_multilinear::HashKind;
 use fastzk_pcs::ExtensionOf;
-use fastzk_spartan::format::{read_proof, write_proof, ProofField};
-use fastzk_spartan::{instance_shape, prove_timed, soundness, verify, SpartanError, SpartanParams};
+use fastzk_spartan::format::{
+    is_key, read_key, read_proof, read_snark_proof, sniff_field, write_key, write_proof,
+    write_snark_proof, ProofField,
+};
+use fastzk_spartan::{
+    instance_shape, prove_snark_timed, prove_timed, setup, soundness, soundness_snark, verify,
+    verify_snark, Soundness, SpartanError, SpartanParams,
+};
 
 use super::groth16::{name, verdict};
 use crate::progress::print_timings;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum SpartanCommand {
-    /// Prove: `prove circuit.r1cs witness.wtns proof.bin public.json`. The proof is
-    /// zero-knowledge (masked sumchecks, hiding commitment), with randomness from the OS.
+    /// The SNARK mode's preprocessing: `setup circuit.r1cs circuit.skey` commits to the
+    /// matrices (Spark), so that verifiers need the key's first hundred bytes, not the
+    /// circuit.
+    Setup {
+        r1cs: PathBuf,
+        key: PathBuf,
+        /// Hash for the Merkle trees and the transcript.
+        #[arg(long, value_enum, default_value = "blake3")]
+        hash: HashArg,
+    },
+    /// Prove: `prove <circuit.r1cs|circuit.skey> witness.wtns proof.bin public.json` (a
+    /// NIZK from the circuit, a SNARK from a key). The proof is zero-knowledge (masked
+    /// sumchecks, hiding commitment), with randomness from the OS.
     Prove {
+        /// The circuit (NIZK mode) or the key from `setup` (SNARK mode).
         r1cs: PathBuf,
         witness: PathBuf,
         proof: PathBuf,
@@ -34,6 +52,7 @@ pub enum SpartanCommand {
     },
     /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
     Verify {
+        /// The circuit (NIZK proof) or the key from `setup` (SNARK proof).
         r1cs: PathBuf,
         proof: PathBuf,
         public: PathBuf,
@@ -41,7 +60,7 @@ pub enum SpartanCommand {
     /// The soundness calculator: bits per component for a circuit (or a synthetic size)
     /// with the default parameters.
     Params {
-        /// A circuit to size the instance from.
+        /// A circuit to size the instance from, or a key from `setup` (SNARK mode).
         r1cs: Option<PathBuf>,
         /// Or: 2^K constraints and variables.
         #[arg(long)]
@@ -88,19 +107,23 @@ macro_rules! with_field {
 /// The field a `.r1cs` file was compiled for, and its bytes.
 fn circuit_field(path: &Path) -> Result<(FieldArg, Vec<u8>)> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
-    let header = read_r1cs_header(&bytes, &name(path))?;
-    let field = if header.prime == Goldilocks::modulus() {
-        FieldArg::Goldilocks
+    Ok((circuit_field_of(path, &bytes)?, bytes))
+}
+
+/// The field a `.r1cs` file's header names.
+fn circuit_field_of(path: &Path, bytes: &[u8]) -> Result<FieldArg> {
+    let header = read_r1cs_header(bytes, &name(path))?;
+    if header.prime == Goldilocks::modulus() {
+        Ok(FieldArg::Goldilocks)
     } else if header.prime == bn254::Fr::modulus() {
-        FieldArg::Bn254
+        Ok(FieldArg::Bn254)
     } else {
         bail!(
             "{}: Spartan runs over Goldilocks (circom --prime goldilocks) or BN254's scalar field (bn128); this circuit's prime is {}",
             name(path),
             header.prime
-        );
-    };
-    Ok((field, bytes))
+        )
+    }
 }
 
 fn params_with(hash: HashArg) -> SpartanParams {
@@ -112,8 +135,33 @@ fn params_with(hash: HashArg) -> SpartanParams {
     p
 }
 
+/// A SNARK key's field and bytes.
+fn key_field(path: &Path, bytes: &[u8]) -> Result<FieldArg> {
+    match sniff_field(bytes) {
+        Some(id) if id == <Goldilocks as ProofField>::ID => Ok(FieldArg::Goldilocks),
+        Some(id) if id == <bn254::Fr as ProofField>::ID => Ok(FieldArg::Bn254),
+        _ => bail!("{}: not a Spartan key for a field fastzk knows", name(path)),
+    }
+}
+
+/// The file's bytes, and whether it is a SNARK key (else a circuit).
+fn circuit_or_key(path: &Path) -> Result<(FieldArg, Vec<u8>, bool)> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
+    if is_key(&bytes) {
+        Ok((key_field(path, &bytes)?, bytes, true))
+    } else {
+        Ok((circuit_field_of(path, &bytes)?, bytes, false))
+    }
+}
+
 pub fn run(cmd: &SpartanCommand) -> Result<i32> {
     match cmd {
+        SpartanCommand::Setup { r1cs, key, hash } => {
+            let (field, bytes) = circuit_field(r1cs)?;
+            let params = params_with(*hash);
+            with_field!(field, F, E => setup_files::<F, E>(&params, r1cs, &bytes, key))?;
+            Ok(0)
+        }
         SpartanCommand::Prove {
             r1cs,
             witness,
@@ -122,9 +170,19 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
             hash,
             timings,
         } => {
-            let (field, bytes) = circuit_field(r1cs)?;
+            let (field, bytes, key) = circuit_or_key(r1cs)?;
             let params = params_with(*hash);
-            with_field!(field, F, E => prove_files::<F, E>(&params, r1cs, &bytes, witness, proof, public, *timings))?;
+            let files = Files {
+                circuit: r1cs,
+                witness,
+                proof,
+                public,
+            };
+            if key {
+                with_field!(field, F, E => prove_snark_files::<F, E>(&params, &bytes, &files, *timings))?;
+            } else {
+                with_field!(field, F, E => prove_files::<F, E>(&params, &bytes, &files, *timings))?;
+            }
             Ok(0)
         }
         SpartanCommand::Verify {
@@ -132,8 +190,12 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
             proof,
             public,
         } => {
-            let (field, bytes) = circuit_field(r1cs)?;
-            with_field!(field, F, E => verify_files::<F, E>(r1cs, &bytes, proof, public))
+            let (field, bytes, key) = circuit_or_key(r1cs)?;
+            if key {
+                with_field!(field, F, E => verify_snark_files::<F, E>(r1cs, &bytes, proof, public))
+            } else {
+                with_field!(field, F, E => verify_files::<F, E>(r1cs, &bytes, proof, public))
+            }
         }
         SpartanCommand::Params {
             r1cs,
@@ -141,10 +203,22 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
             field,
             queries,
         } => {
+            let mut params = SpartanParams::default();
+            if let Some(q) = queries {
+                params.pcs.queries = *q;
+            }
             // (constraints, variables with the constant one, public inputs)
             let (field, sizes) = match (r1cs, log_size) {
                 (Some(path), None) => {
-                    let (field, bytes) = circuit_field(path)?;
+                    let (field, bytes, key) = circuit_or_key(path)?;
+                    if key {
+                        return with_field!(field, F, E => {
+                            let (p, vk, _) = read_key::<F, E>(&bytes, &name(path))?;
+                            params.pcs = fastzk_pcs::OrionParams { queries: params.pcs.queries, ..p.pcs };
+                            let s = vk.spark.shape;
+                            print_params::<F, E>(&params, (s.log_rows, s.log_cols), Some(soundness_snark::<F, E>(&params, &s)))
+                        });
+                    }
                     let h = read_r1cs_header(&bytes, &name(path))?;
                     let sizes = (h.n_constraints as usize, h.n_wires as usize, h.n_public());
                     (field, sizes)
@@ -153,41 +227,141 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
                 (None, Some(k)) => bail!("--log-size {k}: at most 40"),
                 _ => bail!("give either a .r1cs or --log-size"),
             };
-            let mut params = SpartanParams::default();
-            if let Some(q) = queries {
-                params.pcs.queries = *q;
-            }
             let (n_c, n_vars, n_pub) = sizes;
-            with_field!(field, F, E => print_params::<F, E>(&params, instance_shape(&params, n_c, n_vars, n_pub, E::DEGREE)))
+            with_field!(field, F, E => print_params::<F, E>(&params, instance_shape(&params, n_c, n_vars, n_pub, E::DEGREE), None))
         }
     }
 }
 
-fn prove_files<F: ProofField, E: ExtensionOf<F>>(
+/// The paths a prover reads and writes.
+struct Files<'a> {
+    circuit: &'a Path,
+    witness: &'a Path,
+    proof: &'a Path,
+    public: &'a Path,
+}
+
+fn setup_files<F: ProofField, E: ExtensionOf<F>>(
     params: &SpartanParams,
     r1cs_path: &Path,
     r1cs_bytes: &[u8],
-    witness: &Path,
-    proof_path: &Path,
-    public_path: &Path,
-    timings: bool,
+    key_path: &Path,
 ) -> Result<()> {
     let start = Instant::now();
     let r1cs = R1csFile::<F>::from_bytes(r1cs_bytes, &name(r1cs_path))?.r1cs;
-    let z = read_wtns::<F>(witness)?;
-    let read = start.elapsed();
-    let (proof, mut phases) = prove_timed::<F, E>(params, &r1cs, &z)
-        .with_context(|| format!("proving {} with {}", name(r1cs_path), name(witness)))?;
+    let pk =
+        setup::<F, E>(params, r1cs).with_context(|| format!("setting up {}", name(r1cs_path)))?;
+    std::fs::write(key_path, write_key::<F, E>(params, &pk.vk, r1cs_bytes))
+        .with_context(|| format!("writing {}", name(key_path)))?;
+    eprintln!(
+        "{}: Spark over 2^{} entries, set up in {:.2} s",
+        name(key_path),
+        pk.vk.spark.shape.log_n,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes the proof and the public inputs, and prints the phases when asked.
+fn finish(
+    files: &Files<'_>,
+    proof_bytes: Vec<u8>,
+    public: &[impl PrimeField],
+    mut phases: fastzk_spartan::Timings,
+    start: Instant,
+    timings: bool,
+) -> Result<()> {
     let t = Instant::now();
-    std::fs::write(proof_path, write_proof(params, &proof))
-        .with_context(|| format!("writing {}", name(proof_path)))?;
-    write_public_json(public_path, &z[1..=r1cs.n_public()])?;
-    phases.insert(0, ("read r1cs + witness", read));
+    std::fs::write(files.proof, proof_bytes)
+        .with_context(|| format!("writing {}", name(files.proof)))?;
+    write_public_json(files.public, public)?;
     phases.push(("write proof + public", t.elapsed()));
     if timings {
         print_timings(&phases, &[], start.elapsed());
     }
     Ok(())
+}
+
+fn prove_files<F: ProofField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    r1cs_bytes: &[u8],
+    files: &Files<'_>,
+    timings: bool,
+) -> Result<()> {
+    let start = Instant::now();
+    let r1cs = R1csFile::<F>::from_bytes(r1cs_bytes, &name(files.circuit))?.r1cs;
+    let z = read_wtns::<F>(files.witness)?;
+    let read = start.elapsed();
+    let (proof, mut phases) = prove_timed::<F, E>(params, &r1cs, &z).with_context(|| {
+        format!(
+            "proving {} with {}",
+            name(files.circuit),
+            name(files.witness)
+        )
+    })?;
+    phases.insert(0, ("read r1cs + witness", read));
+    let public = &z[1..=r1cs.n_public()];
+    finish(
+        files,
+        write_proof(params, &proof),
+        public,
+        phases,
+        start,
+        timings,
+    )
+}
+
+/// The SNARK mode: the key's circuit is read and its Spark tables and commitments
+/// rebuilt (as `setup` made them; a key whose roots differ is refused), then proved.
+fn prove_snark_files<F: ProofField, E: ExtensionOf<F>>(
+    params: &SpartanParams,
+    key_bytes: &[u8],
+    files: &Files<'_>,
+    timings: bool,
+) -> Result<()> {
+    let start = Instant::now();
+    let key_name = name(files.circuit);
+    let (key_params, vk, circuit) = read_key::<F, E>(key_bytes, &key_name)?;
+    if key_params != *params {
+        bail!("{key_name}: made with other parameters (hash, code or queries) than this proof's");
+    }
+    let r1cs = R1csFile::<F>::from_bytes(circuit, &format!("{key_name} (its circuit)"))?.r1cs;
+    let z = read_wtns::<F>(files.witness)?;
+    let read = start.elapsed();
+    let t = Instant::now();
+    let pk = setup::<F, E>(params, r1cs)?;
+    if pk.vk != vk {
+        bail!("{key_name}: its commitments are not those of the circuit it holds (a damaged or altered key)");
+    }
+    let rebuilt = t.elapsed();
+    let (proof, mut phases) = prove_snark_timed::<F, E>(params, &pk, &z)
+        .with_context(|| format!("proving {} with {}", key_name, name(files.witness)))?;
+    phases.insert(0, ("read key + witness", read));
+    phases.insert(1, ("Spark tables and commitments rebuilt", rebuilt));
+    let public = &z[1..=pk.r1cs.n_public()];
+    finish(
+        files,
+        write_snark_proof(params, &proof),
+        public,
+        phases,
+        start,
+        timings,
+    )
+}
+
+/// Exit status 0 or 1 for a verifier's answer; bad input (counts, parameters) is an
+/// error (status 2).
+fn answer(result: Result<(), SpartanError>, proof_path: &Path) -> Result<i32> {
+    match result {
+        Ok(()) => Ok(verdict(true)),
+        Err(e @ (SpartanError::PublicCount(..) | SpartanError::WeakParameters { .. })) => {
+            Err(e).with_context(|| format!("verifying {}", name(proof_path)))
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Ok(verdict(false))
+        }
+    }
 }
 
 fn verify_files<F: ProofField, E: ExtensionOf<F>>(
@@ -201,23 +375,40 @@ fn verify_files<F: ProofField, E: ExtensionOf<F>>(
         std::fs::read(proof_path).with_context(|| format!("reading {}", name(proof_path)))?;
     let (params, proof) = read_proof::<F, E>(&bytes, &name(proof_path))?;
     let public = read_public_json::<F>(public_path)?;
-    match verify(&params, &r1cs, &public, &proof) {
-        Ok(()) => Ok(verdict(true)),
-        Err(e @ (SpartanError::PublicCount(..) | SpartanError::WeakParameters { .. })) => {
-            Err(e).with_context(|| format!("verifying {}", name(proof_path)))
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            Ok(verdict(false))
-        }
-    }
+    answer(verify(&params, &r1cs, &public, &proof), proof_path)
 }
 
+/// The SNARK mode: the key's verifying part only (the circuit after it is not read).
+fn verify_snark_files<F: ProofField, E: ExtensionOf<F>>(
+    key_path: &Path,
+    key_bytes: &[u8],
+    proof_path: &Path,
+    public_path: &Path,
+) -> Result<i32> {
+    let (key_params, vk, _) = read_key::<F, E>(key_bytes, &name(key_path))?;
+    let bytes =
+        std::fs::read(proof_path).with_context(|| format!("reading {}", name(proof_path)))?;
+    let (params, proof) = read_snark_proof::<F, E>(&bytes, &name(proof_path))?;
+    if key_params != params {
+        eprintln!(
+            "{}: made with other parameters than {}",
+            name(proof_path),
+            name(key_path)
+        );
+        return Ok(verdict(false));
+    }
+    let public = read_public_json::<F>(public_path)?;
+    answer(verify_snark(&params, &vk, &public, &proof), proof_path)
+}
+
+/// Prints the calculator's components; `snark` is the SNARK mode's (which includes the
+/// NIZK's) when the instance comes from a key.
 fn print_params<F: PrimeField + fastzk_field::NttField, E: ExtensionOf<F>>(
     params: &SpartanParams,
     (log_rows, log_cols): (usize, usize),
+    snark: Option<Soundness>,
 ) -> Result<i32> {
-    let s = soundness::<F, E>(params, log_rows, log_cols);
+    let s = snark.unwrap_or_else(|| soundness::<F, E>(params, log_rows, log_cols));
     let pcs = &params.pcs;
     println!(
         "Spartan + Orion, 2^{log_rows} constraints × 2^{log_cols} columns: challenges in a degree-{} extension, rate {:.4} (1/{} and {} random coefficients per row{}), {} rows per half, {} queries, {} proximity combination(s)",
