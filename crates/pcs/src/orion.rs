@@ -335,11 +335,28 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     } else {
         Vec::new()
     };
-    // Consecutive columns in one task share their cache lines, row by row.
-    let leaves = (0..d.width)
+    // A block of consecutive columns is copied out row by row (each row's part is
+    // contiguous) and then hashed column by column: gathering one column at a time
+    // touched a page per row, which cost seconds for tall matrices (Spark's).
+    const BLOCK: usize = 64;
+    let height = encoded.len() / d.width;
+    let leaves = (0..d.width.div_ceil(BLOCK))
         .into_par_iter()
-        .with_min_len(64)
-        .map(|j| leaf(params.hash, salts.get(j), &column(&encoded, d.width, j)))
+        .flat_map_iter(|b| {
+            let cols = b * BLOCK..((b + 1) * BLOCK).min(d.width);
+            let w = cols.len();
+            let mut block = vec![F::ZERO; w * height];
+            for (i, row) in encoded.chunks(d.width).enumerate() {
+                for (k, x) in row[cols.clone()].iter().enumerate() {
+                    block[k * height + i] = *x;
+                }
+            }
+            block
+                .chunks(height)
+                .zip(cols)
+                .map(|(col, j)| leaf(params.hash, salts.get(j), col))
+                .collect::<Vec<_>>()
+        })
         .collect();
     let tree = MerkleTree::new(params.hash, leaves)?;
     Ok(Committed {
