@@ -480,6 +480,17 @@ expect 0 "spartan-sha256_64:prove" \
 expect 0 "spartan-sha256_64:verify" \
   "$FASTZK" spartan verify "$B/sha256_64.r1cs" "$B/sha256_64_sp.proof" "$B/sha256_64_sp_public.json"
 expect 0 "spartan:params-meet-the-target" "$FASTZK" spartan params --log-size 20
+# Synthetic instances in both fields, through the CLI.
+for f in goldilocks bn254; do
+  expect 0 "spartan-synth-$f:synth" "$FASTZK" r1cs synth --log-size 12 --field $f --seed 5 "$B/synth_$f.r1cs" "$B/synth_$f.wtns"
+  expect 0 "spartan-synth-$f:check" "$FASTZK" r1cs check "$B/synth_$f.r1cs" "$B/synth_$f.wtns"
+  expect 0 "spartan-synth-$f:prove" "$FASTZK" spartan prove "$B/synth_$f.r1cs" "$B/synth_$f.wtns" "$B/synth_$f.proof" "$B/synth_$f.json"
+  expect 0 "spartan-synth-$f:verify" "$FASTZK" spartan verify "$B/synth_$f.r1cs" "$B/synth_$f.proof" "$B/synth_$f.json"
+  expect 0 "spartan-synth-$f:setup" "$FASTZK" spartan setup "$B/synth_$f.r1cs" "$B/synth_$f.skey"
+  expect 0 "spartan-synth-$f:snark-prove" "$FASTZK" spartan prove "$B/synth_$f.skey" "$B/synth_$f.wtns" "$B/synth_$f.sproof" "$B/synth_$f.sjson"
+  expect 0 "spartan-synth-$f:snark-verify" "$FASTZK" spartan verify "$B/synth_$f.skey" "$B/synth_$f.sproof" "$B/synth_$f.sjson"
+done
+expect 0 "spartan:snark-params-from-a-key" "$FASTZK" spartan params "$B/synth_goldilocks.skey"
 
 echo "$PASSED passed, $FAILED failed"
 echo "interop tests took $(( SECONDS - START )) s"

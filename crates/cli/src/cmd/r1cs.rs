@@ -4,13 +4,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use fastzk_formats::snarkjs::domain_log_size;
-use fastzk_formats::{read_wtns, sniff_curve_file, write_wtns, R1csFile};
-use fastzk_pairing::{with_pairing_curve, Fr, PairingCurve};
+use fastzk_formats::{read_r1cs_header, read_wtns, sniff_curve_file, write_wtns, R1csFile};
+use fastzk_field::{Goldilocks, PrimeField};
+use fastzk_pairing::{with_pairing_curve, Fr};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use rand_core::{OsRng, SeedableRng};
 
 use super::groth16::name;
-use crate::args::CurveArg;
+use crate::args::{CurveArg, FieldArg};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum R1csCommand {
@@ -19,12 +20,17 @@ pub enum R1csCommand {
     /// Check that a witness satisfies a .r1cs (names the first failing constraint).
     Check { r1cs: PathBuf, witness: PathBuf },
     /// Write a synthetic satisfiable instance and its witness (Groth16 domain 2^K, or
-    /// with --plonk 2^K Plonk gates).
+    /// with --plonk 2^K Plonk gates), over a curve's scalar field or, with
+    /// `--field goldilocks`, over Goldilocks (for `fastzk spartan`).
     Synth {
         #[arg(long)]
         log_size: u32,
         #[arg(long, value_enum, default_value = "bn254")]
         curve: CurveArg,
+        /// The field instead of a curve: `goldilocks`, or a curve's name for its scalar
+        /// field.
+        #[arg(long, value_enum, conflicts_with = "curve")]
+        field: Option<FieldArg>,
         /// Public variables.
         #[arg(long, default_value_t = 1)]
         public: usize,
@@ -43,12 +49,21 @@ pub enum R1csCommand {
 pub fn run(cmd: &R1csCommand) -> Result<i32> {
     match cmd {
         R1csCommand::Info { r1cs } => {
-            let curve = sniff_curve_file(r1cs)?;
-            with_pairing_curve!(curve, E => r1cs_info::<E>(r1cs))?;
+            if is_goldilocks(r1cs)? {
+                r1cs_info::<Goldilocks>(r1cs, "Goldilocks (circom: goldilocks)")?;
+            } else {
+                let curve = sniff_curve_file(r1cs)?;
+                let field = format!("{} (snarkjs: {})", curve, curve.snarkjs_name());
+                with_pairing_curve!(curve, E => r1cs_info::<Fr<E>>(r1cs, &field))?;
+            }
         }
         R1csCommand::Check { r1cs, witness } => {
-            let curve = sniff_curve_file(r1cs)?;
-            with_pairing_curve!(curve, E => r1cs_check::<E>(r1cs, witness))?;
+            if is_goldilocks(r1cs)? {
+                r1cs_check::<Goldilocks>(r1cs, witness)?;
+            } else {
+                let curve = sniff_curve_file(r1cs)?;
+                with_pairing_curve!(curve, E => r1cs_check::<Fr<E>>(r1cs, witness))?;
+            }
         }
         R1csCommand::Synth {
             log_size,
@@ -58,6 +73,7 @@ pub fn run(cmd: &R1csCommand) -> Result<i32> {
             plonk,
             r1cs,
             witness,
+            field,
         } => {
             let params = SynthParams {
                 n_public: *public,
@@ -67,23 +83,31 @@ pub fn run(cmd: &R1csCommand) -> Result<i32> {
                     SynthParams::new(*log_size)
                 }
             };
-            with_pairing_curve!(curve.0, E => r1cs_synth::<E>(&params, *seed, r1cs, witness))?;
+            match field.unwrap_or(FieldArg::Scalar(curve.0)) {
+                FieldArg::Goldilocks => r1cs_synth::<Goldilocks>(&params, *seed, r1cs, witness)?,
+                FieldArg::Scalar(c) => {
+                    with_pairing_curve!(c, E => r1cs_synth::<Fr<E>>(&params, *seed, r1cs, witness))?
+                }
+            }
         }
     }
     Ok(0)
 }
 
-fn r1cs_info<E: PairingCurve>(path: &Path) -> Result<()> {
-    let f = R1csFile::<Fr<E>>::open(path)?;
+/// Whether a `.r1cs` file's header names Goldilocks (the curves' files go through the
+/// curve registry).
+fn is_goldilocks(path: &Path) -> Result<bool> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
+    Ok(read_r1cs_header(&bytes, &name(path))?.prime == Goldilocks::modulus())
+}
+
+fn r1cs_info<F: PrimeField>(path: &Path, field: &str) -> Result<()> {
+    let f = R1csFile::<F>::open(path)?;
     let r = &f.r1cs;
     let h = &f.header;
     let log_n = domain_log_size(r.n_constraints(), r.n_public());
     println!("file:               {}", name(path));
-    println!(
-        "curve:              {} (snarkjs: {})",
-        E::ID,
-        E::ID.snarkjs_name()
-    );
+    println!("field:              {field}");
     println!("constraints:        {}", r.n_constraints());
     println!("wires:              {}", r.n_vars());
     println!(
@@ -105,16 +129,16 @@ fn r1cs_info<E: PairingCurve>(path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn r1cs_check<E: PairingCurve>(r1cs: &Path, witness: &Path) -> Result<()> {
-    let r = R1csFile::<Fr<E>>::open(r1cs)?.r1cs;
-    let z = read_wtns::<Fr<E>>(witness)?;
+fn r1cs_check<F: PrimeField>(r1cs: &Path, witness: &Path) -> Result<()> {
+    let r = R1csFile::<F>::open(r1cs)?.r1cs;
+    let z = read_wtns::<F>(witness)?;
     r.check(&z)
         .with_context(|| format!("{} against {}", name(witness), name(r1cs)))?;
     println!("OK: all {} constraints are satisfied", r.n_constraints());
     Ok(())
 }
 
-fn r1cs_synth<E: PairingCurve>(
+fn r1cs_synth<F: PrimeField>(
     params: &SynthParams,
     seed: Option<u64>,
     r1cs_path: &Path,
@@ -122,7 +146,7 @@ fn r1cs_synth<E: PairingCurve>(
 ) -> Result<()> {
     let seed = seed.unwrap_or_else(|| rand_core::RngCore::next_u64(&mut OsRng));
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-    let (r1cs, z) = synthesize::<Fr<E>>(params, &mut rng)?;
+    let (r1cs, z) = synthesize::<F>(params, &mut rng)?;
     R1csFile::from_r1cs(r1cs).save(r1cs_path)?;
     write_wtns(witness, &z)?;
     println!(
