@@ -47,7 +47,7 @@ seed json_groth16 $D/bn254/multiplier_proof.json $D/bls12_381/multiplier_proof.j
 seed json_plonk $D/bn254/multiplier_plonk_proof.json $D/bn254/multiplier_plonk_vk.json $D/bls12_381/multiplier_plonk_proof.json $D/bls12_381/multiplier_plonk_vk.json
 seed json_public $D/bn254/multiplier_public.json $D/bls12_381/multiplier_public.json
 seed input_json $D/multiplier_input.json $D/poly_input.json ../interop/circuits/*.json
-seed spartan_proof $D/spartan/*.proof
+seed spartan_proof $D/spartan/*.proof $D/spartan/*.skey
 
 # -a: debug assertions on (integer overflow checks included), as in the tests.
 cargo fuzz build -s none -O -a

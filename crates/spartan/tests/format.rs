@@ -183,3 +183,36 @@ fn snark_proofs_and_keys_write_then_read_and_refuse_damage() {
     let (_, bad_vk, _) = read_key::<Goldilocks, Gl3>(&b, "c.skey").unwrap();
     assert!(verify_snark(&params, &bad_vk, &z[1..2], &proof).is_err());
 }
+
+const SNARK_FIXTURE: &str = "spartan/synth4_goldilocks_snark.proof";
+const KEY_FIXTURE: &str = "spartan/synth4_goldilocks.skey";
+
+/// A SNARK proof and key from an earlier build still read, and the proof verifies
+/// against the key (`FASTZK_WRITE_FIXTURES=1` rewrites them). The key's circuit is a
+/// stand-in: readers and verifiers never parse it.
+#[test]
+fn the_stored_snark_proof_and_key_still_read_and_verify() {
+    use fastzk_spartan::format::{read_key, read_snark_proof, write_key, write_snark_proof};
+    use fastzk_spartan::{prove_snark, setup, verify_snark, SnarkProof};
+    let params = SpartanParams::default();
+    let (r1cs, z) = instance::<Goldilocks>(4, 4);
+    let pk = setup::<Goldilocks, Gl3>(&params, r1cs).unwrap();
+    if std::env::var_os("FASTZK_WRITE_FIXTURES").is_some() {
+        let proof: SnarkProof<Goldilocks, Gl3> = prove_snark(&params, &pk, &z).unwrap();
+        for (name, bytes) in [
+            (SNARK_FIXTURE, write_snark_proof(&params, &proof)),
+            (
+                KEY_FIXTURE,
+                write_key::<Goldilocks, Gl3>(&params, &pk.vk, b"circuit"),
+            ),
+        ] {
+            std::fs::write(fastzk_testing::fixtures::path(name), bytes).unwrap();
+        }
+    }
+    let key = fastzk_testing::fixtures::bytes(KEY_FIXTURE);
+    let (kp, vk, _) = read_key::<Goldilocks, Gl3>(&key, KEY_FIXTURE).unwrap();
+    assert_eq!((kp, vk), (params, pk.vk), "setup is deterministic");
+    let bytes = fastzk_testing::fixtures::bytes(SNARK_FIXTURE);
+    let (p, proof) = read_snark_proof::<Goldilocks, Gl3>(&bytes, SNARK_FIXTURE).unwrap();
+    verify_snark(&p, &vk, &z[1..2], &proof).unwrap();
+}

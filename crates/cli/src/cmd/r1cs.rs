@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use fastzk_field::{Goldilocks, PrimeField};
 use fastzk_formats::snarkjs::domain_log_size;
 use fastzk_formats::{read_r1cs_header, read_wtns, sniff_curve_file, write_wtns, R1csFile};
-use fastzk_field::{Goldilocks, PrimeField};
 use fastzk_pairing::{with_pairing_curve, Fr};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use rand_core::{OsRng, SeedableRng};
