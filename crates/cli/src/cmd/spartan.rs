@@ -20,7 +20,7 @@ use fastzk_spartan::{
 };
 
 use super::groth16::{name, verdict};
-use crate::progress::print_timings;
+use crate::progress::{print_timings, Progress};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum SpartanCommand {
@@ -248,9 +248,13 @@ fn setup_files<F: ProofField, E: ExtensionOf<F>>(
     key_path: &Path,
 ) -> Result<()> {
     let start = Instant::now();
+    let progress = Progress::new();
+    progress.step("reading the circuit");
     let r1cs = R1csFile::<F>::from_bytes(r1cs_bytes, &name(r1cs_path))?.r1cs;
+    progress.step("committing to the matrices (Spark)");
     let pk =
         setup::<F, E>(params, r1cs).with_context(|| format!("setting up {}", name(r1cs_path)))?;
+    progress.finish();
     std::fs::write(key_path, write_key::<F, E>(params, &pk.vk, r1cs_bytes))
         .with_context(|| format!("writing {}", name(key_path)))?;
     eprintln!(
@@ -264,6 +268,7 @@ fn setup_files<F: ProofField, E: ExtensionOf<F>>(
 
 /// Writes the proof and the public inputs, and prints the phases when asked.
 fn finish(
+    progress: &Progress,
     files: &Files<'_>,
     proof_bytes: Vec<u8>,
     public: &[impl PrimeField],
@@ -272,10 +277,12 @@ fn finish(
     timings: bool,
 ) -> Result<()> {
     let t = Instant::now();
+    progress.step("writing the proof");
     std::fs::write(files.proof, proof_bytes)
         .with_context(|| format!("writing {}", name(files.proof)))?;
     write_public_json(files.public, public)?;
     phases.push(("write proof + public", t.elapsed()));
+    progress.finish();
     if timings {
         print_timings(&phases, &[], start.elapsed());
     }
@@ -289,9 +296,12 @@ fn prove_files<F: ProofField, E: ExtensionOf<F>>(
     timings: bool,
 ) -> Result<()> {
     let start = Instant::now();
+    let progress = Progress::new();
+    progress.step("reading the circuit and the witness");
     let r1cs = R1csFile::<F>::from_bytes(r1cs_bytes, &name(files.circuit))?.r1cs;
     let z = read_wtns::<F>(files.witness)?;
     let read = start.elapsed();
+    progress.step("proving (NIZK)");
     let (proof, mut phases) = prove_timed::<F, E>(params, &r1cs, &z).with_context(|| {
         format!(
             "proving {} with {}",
@@ -302,6 +312,7 @@ fn prove_files<F: ProofField, E: ExtensionOf<F>>(
     phases.insert(0, ("read r1cs + witness", read));
     let public = &z[1..=r1cs.n_public()];
     finish(
+        &progress,
         files,
         write_proof(params, &proof),
         public,
@@ -320,6 +331,8 @@ fn prove_snark_files<F: ProofField, E: ExtensionOf<F>>(
     timings: bool,
 ) -> Result<()> {
     let start = Instant::now();
+    let progress = Progress::new();
+    progress.step("reading the key, its circuit and the witness");
     let key_name = name(files.circuit);
     let (key_params, vk, circuit) = read_key::<F, E>(key_bytes, &key_name)?;
     if key_params != *params {
@@ -329,17 +342,20 @@ fn prove_snark_files<F: ProofField, E: ExtensionOf<F>>(
     let z = read_wtns::<F>(files.witness)?;
     let read = start.elapsed();
     let t = Instant::now();
+    progress.step("rebuilding the key's commitments from its circuit");
     let pk = setup::<F, E>(params, r1cs)?;
     if pk.vk != vk {
         bail!("{key_name}: its commitments are not those of the circuit it holds (a damaged or altered key)");
     }
     let rebuilt = t.elapsed();
+    progress.step("proving (SNARK: Spartan, then Spark)");
     let (proof, mut phases) = prove_snark_timed::<F, E>(params, &pk, &z)
         .with_context(|| format!("proving {} with {}", key_name, name(files.witness)))?;
     phases.insert(0, ("read key + witness", read));
     phases.insert(1, ("Spark tables and commitments rebuilt", rebuilt));
     let public = &z[1..=pk.r1cs.n_public()];
     finish(
+        &progress,
         files,
         write_snark_proof(params, &proof),
         public,
