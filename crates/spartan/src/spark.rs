@@ -382,7 +382,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let plus_one = |v: &[E]| -> Vec<E> { v.par_iter().map(|x| *x + E::ONE).collect() };
     let (ws_row, ws_col) = (plus_one(&rs_row), plus_one(&rs_col));
     let (products, entry_product_proof, at_q) =
-        product::prove::<E, 9>(vec![rs_row, ws_row, rs_col, ws_col], t)?;
+        product::prove::<E>(vec![rs_row, ws_row, rs_col, ws_col], t)?;
     let entry_products: [E; 4] = products.try_into().expect("four products");
 
     let mem = 1usize << shape.log_mem;
@@ -404,7 +404,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let [init_row, final_row] = memory_leaves(&eq_x, &key.finals[0]);
     let [init_col, final_col] = memory_leaves(&eq_y, &key.finals[1]);
     let (products, memory_product_proof, at_qm) =
-        product::prove::<E, 9>(vec![init_row, final_row, init_col, final_col], t)?;
+        product::prove::<E>(vec![init_row, final_row, init_col, final_col], t)?;
     let memory_products: [E; 4] = products.try_into().expect("four products");
     watch.lap("Spark: memory-check grand products");
 
