@@ -79,6 +79,15 @@ impl<F: Field> UnivariateMask<F> {
     /// Round `prefix.len()`'s message of `p` at `X = 0, 2, 3, …, len`, the earlier
     /// variables bound to `prefix`.
     pub fn round_message(&self, prefix: &[F], len: usize) -> Vec<F> {
+        std::iter::once(0u64)
+            .chain(2..=len as u64)
+            .map(|x| self.round_at(prefix, F::from_u64(x)))
+            .collect()
+    }
+
+    /// Round `prefix.len()`'s polynomial of `p` at `X = x`:
+    /// `Σ_{x' ∈ {0,1}^left} p(prefix, x, x')`.
+    pub fn round_at(&self, prefix: &[F], x: F) -> F {
         let i = prefix.len();
         let n = self.num_vars();
         let left = n - i - 1;
@@ -93,10 +102,6 @@ impl<F: Field> UnivariateMask<F> {
         } else {
             F::from_u64(1 << (left - 1)) * (i + 1..n).map(|j| self.univariate(j, F::ONE)).sum::<F>()
         };
-        let scale = F::from_u64(1 << left);
-        std::iter::once(0u64)
-            .chain(2..=len as u64)
-            .map(|x| scale * (bound + self.univariate(i, F::from_u64(x))) + later)
-            .collect()
+        F::from_u64(1 << left) * (bound + self.univariate(i, x)) + later
     }
 }

@@ -15,9 +15,8 @@
 
 use rayon::prelude::*;
 
-use crate::mle::bind_first_in_place;
 use crate::sumcheck::{self, batch_claims, SumcheckProof};
-use crate::{eq_eval, eq_table, Absorb, SumcheckError, Transcript};
+use crate::{eq_eval, Absorb, SumcheckError, Transcript};
 use fastzk_field::Field;
 
 /// The proof that the claimed products are those of the leaves.
@@ -50,7 +49,8 @@ fn layers<F: Field>(leaves: Vec<F>) -> Vec<Vec<F>> {
     out
 }
 
-/// Proves the products of each table of `leaves` (tables of one power-of-two size ≥ 2).
+/// Proves the products of each table of `leaves` (one to [`MAX_PRODUCTS`] tables of one
+/// power-of-two size ≥ 2).
 /// The products are absorbed into the transcript; returns them, the proof, and the
 /// leaves' claims.
 #[allow(clippy::type_complexity)]
@@ -60,7 +60,12 @@ pub fn prove<F: Field + Absorb>(
 ) -> Result<(Vec<F>, ProductProof<F>, LeafClaims<F>), SumcheckError> {
     let p = leaves.len();
     let len = leaves.first().map_or(0, Vec::len);
-    if p == 0 || len < 2 || !len.is_power_of_two() || leaves.iter().any(|l| l.len() != len) {
+    if p == 0
+        || p > MAX_PRODUCTS
+        || len < 2
+        || !len.is_power_of_two()
+        || leaves.iter().any(|l| l.len() != len)
+    {
         return Err(SumcheckError::TableSizes {
             expected: len.trailing_zeros() as usize,
             got: leaves.iter().map(Vec::len).max().unwrap_or(0),
@@ -91,7 +96,13 @@ pub fn prove<F: Field + Absorb>(
             })
             .collect();
         transcript.append_elements(b"sumcheck claim", &[claim]);
-        let (rounds, r, ends) = layer_rounds(halves, &point, &weights, claim, transcript);
+        let run = match p {
+            1 => layer_rounds::<F, 2>,
+            2 => layer_rounds::<F, 4>,
+            3 => layer_rounds::<F, 6>,
+            _ => layer_rounds::<F, 8>,
+        };
+        let (rounds, r, ends) = run(halves, &point, &weights, claim, transcript)?;
         (point, claims) = fold(&ends, transcript);
         point.extend(r);
         proof_layers.push((SumcheckProof { rounds }, ends));
@@ -109,89 +120,51 @@ pub fn prove<F: Field + Absorb>(
     ))
 }
 
-/// Pairs per rayon task in a layer's rounds.
-const CHUNK: usize = 1 << 11;
-
-/// The sumcheck of `Σ_x eq(q, x)·Σ_k w_k·L_k(x)·R_k(x)` (`tables` = `L_0, R_0, L_1, …`)
-/// with `eq` factored out round by round (Gruen): round `i` sends
-/// `s(X) = α·eq(q_i, X)·t(X)` with `α = eq(q_<i, r_<i)` and
-/// `t(X) = Σ_x' eq(q_>i, x')·Σ_k w_k·L_k(X, x')·R_k(X, x')` of degree 2, so the prover
-/// sums `t` at 0 and 2 only (`t(1)` follows from the running claim) and binds no `eq`
-/// table. The messages are the generic degree-3 sumcheck's (`s(0), s(2), s(3)`).
-/// Returns the messages, the point and each product's two final values.
+/// One layer's sumcheck, `Σ_x eq(q, x)·Σ_k w_k·L_k(x)·R_k(x)` over the halves
+/// `L_0, R_0, L_1, …` (`K` of them), with `eq` factored out
+/// ([`sumcheck::run_fused_eq`]). Returns the messages, the point and each product's two
+/// final values.
 #[allow(clippy::type_complexity)]
-fn layer_rounds<F: Field + Absorb>(
-    mut tables: Vec<Vec<F>>,
+fn layer_rounds<F: Field + Absorb, const K: usize>(
+    halves: Vec<Vec<F>>,
     q: &[F],
     weights: &[F],
     claim: F,
     transcript: &mut Transcript,
-) -> (Vec<Vec<F>>, Vec<F>, Vec<[F; 2]>) {
-    let p = weights.len();
-    let mut alpha = F::ONE;
-    let mut running = claim;
-    let mut rounds = Vec::with_capacity(q.len());
-    let mut point = Vec::with_capacity(q.len());
-    let (two, three) = (F::from_u64(2), F::from_u64(3));
-    for (i, &qi) in q.iter().enumerate() {
-        let rest = eq_table(&q[i + 1..]);
-        let half = tables[0].len() / 2;
-        // t at X = 0, 2 (and 1 when asked), over the pairs (x', x' + half).
-        let sums = |with_one: bool| -> [F; 3] {
-            (0..half)
-                .into_par_iter()
-                .with_min_len(CHUNK)
-                .fold(
-                    || [F::ZERO; 3],
-                    |mut acc, x| {
-                        let (mut f0, mut f1, mut f2) = (F::ZERO, F::ZERO, F::ZERO);
-                        for k in 0..p {
-                            let (l, r) = (&tables[2 * k], &tables[2 * k + 1]);
-                            let (l0, l1, r0, r1) = (l[x], l[x + half], r[x], r[x + half]);
-                            f0 += weights[k] * (l0 * r0);
-                            f2 += weights[k] * ((l1.double() - l0) * (r1.double() - r0));
-                            if with_one {
-                                f1 += weights[k] * (l1 * r1);
-                            }
-                        }
-                        acc[0] += rest[x] * f0;
-                        acc[1] += rest[x] * f1;
-                        acc[2] += rest[x] * f2;
-                        acc
-                    },
-                )
-                .reduce(
-                    || [F::ZERO; 3],
-                    |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]],
-                )
-        };
-        let [t0, _, t2] = sums(false);
-        // s(1) = running − s(0) = α·q_i·t(1); should α·q_i be zero, t(1) is summed.
-        let t1 = match (alpha * qi).inverse() {
-            Some(inv) => (running - alpha * (F::ONE - qi) * t0) * inv,
-            None => sums(true)[1],
-        };
-        let t3 = t0 - three * (t1 - t2);
-        let e = |x: F| F::ONE - qi + (qi.double() - F::ONE) * x;
-        let msg = vec![
-            alpha * e(F::ZERO) * t0,
-            alpha * e(two) * t2,
-            alpha * e(three) * t3,
-        ];
-        let r;
-        (r, running) = sumcheck::absorb_round(&msg, running, transcript);
-        alpha *= e(r);
-        for table in tables.iter_mut() {
-            bind_first_in_place(table, r);
-        }
-        rounds.push(msg);
-        point.push(r);
-    }
-    let ends = (0..p)
-        .map(|k| [tables[2 * k][0], tables[2 * k + 1][0]])
+) -> Result<(Vec<Vec<F>>, Vec<F>, Vec<[F; 2]>), SumcheckError> {
+    let tables: [Vec<F>; K] =
+        halves
+            .try_into()
+            .map_err(|h: Vec<Vec<F>>| SumcheckError::ValueCount {
+                expected: K,
+                got: h.len(),
+            })?;
+    let (rounds, point, _, bound, _) = sumcheck::run_fused_eq(
+        tables,
+        q,
+        F::ONE,
+        2,
+        |v: &[F; K]| {
+            let mut s = F::ZERO;
+            for k in 0..K / 2 {
+                s += weights[k] * (v[2 * k] * v[2 * k + 1]);
+            }
+            s
+        },
+        claim,
+        q.len(),
+        None,
+        transcript,
+    )?;
+    let ends = (0..K / 2)
+        .map(|k| [bound[2 * k][0], bound[2 * k + 1][0]])
         .collect();
-    (rounds, point, ends)
+    Ok((rounds, point, ends))
 }
+
+/// Products batched in one run (the layer sumcheck's table count is fixed at compile
+/// time: twice this).
+pub const MAX_PRODUCTS: usize = 4;
 
 /// Absorbs each product's two halves' values and folds them at a random `c`: returns
 /// `[c]` (the point's new first coordinate) and the folded claims.
@@ -291,41 +264,6 @@ mod tests {
         }
     }
 
-    /// The round where `α·q_i` is zero sums `t(1)` instead of deriving it: the messages
-    /// still verify and end at the right values.
-    #[test]
-    fn a_zero_coordinate_of_q_takes_the_summing_path() {
-        let mut rng = ChaCha20Rng::seed_from_u64(3);
-        let tables = random_tables(4, 4, 4);
-        let weights: Vec<E> = (0..2).map(|_| E::random(&mut rng)).collect();
-        for zero_at in 0..4 {
-            let mut q: Vec<E> = (0..4).map(|_| E::random(&mut rng)).collect();
-            q[zero_at] = E::ZERO;
-            let eq = eq_table(&q);
-            let claim: E = (0..16)
-                .map(|x| {
-                    let f: E = (0..2)
-                        .map(|k| weights[k] * tables[2 * k][x] * tables[2 * k + 1][x])
-                        .sum();
-                    eq[x] * f
-                })
-                .sum();
-            let mut t = transcript();
-            t.append_elements(b"sumcheck claim", &[claim]);
-            let (rounds, point, ends) = layer_rounds(tables.clone(), &q, &weights, claim, &mut t);
-            let (r, last) =
-                sumcheck::verify_lens(claim, &[3; 4], &SumcheckProof { rounds }, &mut transcript())
-                    .unwrap();
-            assert_eq!(r, point);
-            for (k, [a, b]) in ends.iter().enumerate() {
-                assert_eq!(*a, evaluate_naive(&tables[2 * k], &point));
-                assert_eq!(*b, evaluate_naive(&tables[2 * k + 1], &point));
-            }
-            let f: E = (0..2).map(|k| weights[k] * ends[k][0] * ends[k][1]).sum();
-            assert_eq!(last, eq_eval(&q, &point).unwrap() * f);
-        }
-    }
-
     #[test]
     fn edge_leaves_zero_one_and_all_equal() {
         let m = 4;
@@ -365,6 +303,7 @@ mod tests {
         assert!(verify(&products, m + 1, &proof, &mut transcript()).is_err());
         assert!(prove::<E>(vec![vec![E::ONE]], &mut transcript()).is_err());
         assert!(prove::<E>(vec![], &mut transcript()).is_err());
+        assert!(prove::<E>(vec![vec![E::ONE; 4]; 5], &mut transcript()).is_err());
         assert!(prove::<E>(vec![vec![E::ONE; 4], vec![E::ONE; 8]], &mut transcript()).is_err());
     }
 }

@@ -21,7 +21,7 @@ use fastzk_field::Field;
 use rayon::prelude::*;
 
 use crate::mask::UnivariateMask;
-use crate::mle::{bind_first_in_place, Mle};
+use crate::mle::{bind_first_in_place, eq_table, Mle};
 use crate::transcript::{Absorb, Transcript};
 use crate::SumcheckError;
 
@@ -397,6 +397,113 @@ pub fn run_fused<F: Field + Absorb, const K: usize>(
         }
     }
     Ok((rounds, point, running, tables))
+}
+
+/// What [`run_fused_eq`] returns: [`FusedRun`] and `eq(q, ·)` of the bound variables.
+pub type FusedEqRun<F, const K: usize> = (Vec<Vec<F>>, Vec<F>, F, [Vec<F>; K], F);
+
+/// `count` rounds of the sumcheck of `α·eq(q, x)·g(f_1, …, f_K)` (plus `ρ·p` when
+/// masked) with `eq` factored out (Gruen): round `i` sends
+/// `s(X) = α·eq(q_i, X)·t(X) (+ ρ·p_i(X))` where
+/// `t(X) = Σ_x' eq(q_>i, x')·g(f(X, x'))` has `g`'s degree; the prover sums `t` at
+/// `0, 2, …, degree` only (`t(1)` follows from the running claim) and binds no `eq`
+/// table, and `α` takes `eq(q_i, r_i)` each round. The messages are those of the
+/// sumcheck of `eq·g` (degree `degree + 1`). `q` holds `eq`'s coordinates for the
+/// tables' variables; `α` is `eq`'s factor from variables bound before.
+#[allow(clippy::too_many_arguments)]
+pub fn run_fused_eq<F: Field + Absorb, const K: usize>(
+    mut tables: [Vec<F>; K],
+    q: &[F],
+    mut alpha: F,
+    degree: usize,
+    g: impl Fn(&[F; K]) -> F + Sync,
+    claim: F,
+    count: usize,
+    masking: Option<&Masking<'_, F>>,
+    transcript: &mut Transcript,
+) -> Result<FusedEqRun<F, K>, SumcheckError> {
+    let len = tables[0].len();
+    let n = len.trailing_zeros() as usize;
+    if let Some(t) = tables
+        .iter()
+        .find(|t| t.len() != len || !len.is_power_of_two())
+    {
+        return Err(SumcheckError::TableSizes {
+            expected: n,
+            got: t.len().trailing_zeros() as usize,
+        });
+    }
+    if count > n || q.len() != n {
+        return Err(SumcheckError::RoundCount {
+            expected: n,
+            got: count.max(q.len()),
+        });
+    }
+    let mut rounds = Vec::with_capacity(count);
+    let mut point: Vec<F> = Vec::with_capacity(count);
+    let mut running = claim;
+    for i in 0..count {
+        let qi = q[i];
+        let rest = eq_table(&q[i + 1..]);
+        let half = tables[0].len() / 2;
+        // t at 0, 2, …, degree (and at 1 when asked).
+        let sums = |with_one: bool| -> Vec<F> {
+            (0..half)
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .fold(
+                    || vec![F::ZERO; degree + 1],
+                    |mut acc, j| {
+                        let lo: [F; K] = std::array::from_fn(|k| tables[k][j]);
+                        let hi: [F; K] = std::array::from_fn(|k| tables[k][j + half]);
+                        let diff: [F; K] = std::array::from_fn(|k| hi[k] - lo[k]);
+                        acc[0] += rest[j] * g(&lo);
+                        if with_one {
+                            acc[1] += rest[j] * g(&hi);
+                        }
+                        let mut v = hi;
+                        for s in acc.iter_mut().skip(2) {
+                            v.iter_mut().zip(&diff).for_each(|(x, d)| *x += *d);
+                            *s += rest[j] * g(&v);
+                        }
+                        acc
+                    },
+                )
+                .reduce(|| vec![F::ZERO; degree + 1], add_sums)
+        };
+        let mut t = sums(false);
+        // The mask's part of the running claim, then t(1) from g's part.
+        let prefix: Vec<F> = masking
+            .map(|m| m.earlier.iter().chain(&point).copied().collect())
+            .unwrap_or_default();
+        let mask_claim = masking.map_or(F::ZERO, |m| {
+            m.rho * (m.mask.round_at(&prefix, F::ZERO) + m.mask.round_at(&prefix, F::ONE))
+        });
+        t[1] = match (alpha * qi).inverse() {
+            Some(inv) => (running - mask_claim - alpha * (F::ONE - qi) * t[0]) * inv,
+            None => sums(true)[1],
+        };
+        let e = |x: F| F::ONE - qi + (qi.double() - F::ONE) * x;
+        let mut msg: Vec<F> = std::iter::once(0u64)
+            .chain(2..=degree as u64 + 1)
+            .map(|x| {
+                let x = F::from_u64(x);
+                alpha * e(x) * interpolate(&t, x)
+            })
+            .collect();
+        if let Some(m) = masking {
+            m.add(&mut msg, &point);
+        }
+        let r;
+        (r, running) = absorb_round(&msg, running, transcript);
+        alpha *= e(r);
+        for table in tables.iter_mut() {
+            bind_first_in_place(table, r);
+        }
+        rounds.push(msg);
+        point.push(r);
+    }
+    Ok((rounds, point, running, tables, alpha))
 }
 
 /// Adds `g` at `X = 0, 2, …, points` of the pair `(lo, hi)` to `sums`.

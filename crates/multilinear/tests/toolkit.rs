@@ -535,3 +535,81 @@ fn fused_rounds_match_the_general_ones() {
     let mut t = Transcript::new(HashKind::Blake3, b"fused");
     assert!(run_fused(uneven, 2, |v| v[0] * v[1], claim, 1, None, &mut t).is_err());
 }
+
+/// With `eq` factored out (Gruen) the prover sends the very messages of the sumcheck
+/// of `α·eq(q, ·)·g` over an `eq` table, masked or not, and binds the tables alike;
+/// a zero coordinate of `q` takes the path that sums `t(1)`.
+#[test]
+fn eq_factored_rounds_match_the_eq_table_ones() {
+    use fastzk_multilinear::sumcheck::run_fused_eq;
+    let mut r = rng(53);
+    let n = 13;
+    let g = |v: &[Gl2; 3]| v[0] * v[1] - v[2];
+    let tables: Vec<Vec<Gl2>> = (0..3).map(|_| random_vec(&mut r, 1 << n)).collect();
+    let p = UnivariateMask::<Gl2>::random(&vec![3; n], &mut r);
+    let rho = Gl2::random(&mut r);
+    let alpha = Gl2::random(&mut r);
+    for zero_at in [None, Some(0), Some(5), Some(n - 1)] {
+        let mut q: Vec<Gl2> = random_vec(&mut r, n);
+        if let Some(z) = zero_at {
+            q[z] = Gl2::ZERO;
+        }
+        let eq: Vec<Gl2> = eq_table(&q).into_iter().map(|e| alpha * e).collect();
+        let sum: Gl2 = (0..1 << n)
+            .map(|x| eq[x] * g(&[tables[0][x], tables[1][x], tables[2][x]]))
+            .sum();
+        for count in [0, 1, n - 1, n] {
+            for masked in [false, true] {
+                let masking = Masking {
+                    mask: &p,
+                    rho,
+                    earlier: vec![],
+                };
+                let m = masked.then_some(&masking);
+                let claim = if masked { sum + rho * p.sum() } else { sum };
+                let with_table: [Vec<Gl2>; 4] = [
+                    eq.clone(),
+                    tables[0].clone(),
+                    tables[1].clone(),
+                    tables[2].clone(),
+                ];
+                let mut ta = Transcript::new(HashKind::Blake3, b"gruen");
+                let (rounds, point, running, bound) = run_fused(
+                    with_table,
+                    3,
+                    |v: &[Gl2; 4]| v[0] * (v[1] * v[2] - v[3]),
+                    claim,
+                    count,
+                    m,
+                    &mut ta,
+                )
+                .unwrap();
+                let arr: [Vec<Gl2>; 3] = std::array::from_fn(|k| tables[k].clone());
+                let mut tb = Transcript::new(HashKind::Blake3, b"gruen");
+                let (rounds2, point2, running2, bound2, alpha2) =
+                    run_fused_eq(arr, &q, alpha, 2, g, claim, count, m, &mut tb).unwrap();
+                let what = format!("zero at {zero_at:?}, count {count}, masked {masked}");
+                assert_eq!(rounds2, rounds, "{what}");
+                assert_eq!((point2, running2), (point.clone(), running), "{what}");
+                assert_eq!(&bound2[..], &bound[1..], "{what}");
+                // α now carries eq of the bound variables.
+                let bound_eq = alpha * eq_eval(&q[..count], &point).unwrap();
+                assert_eq!(alpha2, bound_eq, "{what}");
+            }
+        }
+    }
+    let mut t = Transcript::new(HashKind::Blake3, b"gruen");
+    let short = [random_vec::<Gl2>(&mut r, 8)];
+    assert!(run_fused_eq(
+        short,
+        &[Gl2::ONE; 2],
+        Gl2::ONE,
+        1,
+        |v| v[0],
+        Gl2::ONE,
+        1,
+        None,
+        &mut t
+    )
+    .is_err());
+}

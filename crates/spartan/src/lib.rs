@@ -780,7 +780,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let claim = rho * outer_mask_sum;
     t.append_elements(b"sumcheck claim", &[claim]);
     let (outer_rounds, r_x, claims) =
-        outer_sumcheck(eq_table(&tau), [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
+        outer_sumcheck(&tau, [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
     t.append_elements(b"outer claims", &claims);
     watch.lap("outer sumcheck");
 
@@ -864,14 +864,15 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
 type OuterRun<E> = (Vec<Vec<E>>, Vec<E>, [E; 4]);
 
 fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
-    eq: Vec<E>,
+    tau: &[E],
     [az, bz, cz]: [&[F]; 3],
     masks: &Masks<E>,
     rho: E,
     claim: E,
     t: &mut Transcript,
 ) -> Result<OuterRun<E>, SpartanError> {
-    let l = eq.len().trailing_zeros() as usize;
+    let l = tau.len();
+    let eq = eq_table(tau);
     let masking = Masking {
         mask: &masks.outer,
         rho,
@@ -890,16 +891,16 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
         let (r, running) = sumcheck::absorb_round(&msg, claim, t);
         rounds.push(msg);
         point.push(r);
-        let tables = [
-            bound(eq, r),
-            bind_base(az, r),
-            bind_base(bz, r),
-            bind_base(cz, r),
-        ];
-        let (more, at, running, last) = sumcheck::run_fused(
+        // The middle rounds with eq(τ, ·) factored out (Gruen): α = eq(τ_0, r_0) so far.
+        drop(eq);
+        let alpha = eq_eval(&tau[..1], &[r]).expect("one coordinate");
+        let tables = [bind_base(az, r), bind_base(bz, r), bind_base(cz, r)];
+        let (more, at, running, [a, b, c], alpha) = sumcheck::run_fused_eq(
             tables,
-            3,
-            |v: &[E; 4]| v[0] * (v[1] * v[2] - v[3]),
+            &tau[1..],
+            alpha,
+            2,
+            |v: &[E; 3]| v[0] * v[1] - v[2],
             running,
             l - 2,
             Some(&Masking {
@@ -910,7 +911,9 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
         )?;
         rounds.extend(more);
         point.extend(at);
-        (last.to_vec(), running)
+        let t_last = tau[l - 1];
+        let eq_last = vec![alpha * (E::ONE - t_last), alpha * t_last];
+        (vec![eq_last, a, b, c], running)
     };
     let at = |v: &[E], x: E| v[0] + x * (v[1] - v[0]);
     let alpha = masks.alpha;
