@@ -73,7 +73,7 @@ pub fn prove<F: Field + Absorb>(
     }
     let m = len.trailing_zeros() as usize;
     // trees[k][m − j] is layer j of product k.
-    let trees: Vec<Vec<Vec<F>>> = leaves.into_iter().map(layers).collect();
+    let mut trees: Vec<Vec<Vec<F>>> = leaves.into_iter().map(layers).collect();
     let layer = |k: usize, j: usize| &trees[k][m - j];
     let products: Vec<F> = (0..p).map(|k| layer(k, 0)[0]).collect();
     transcript.append_elements(b"products", &products);
@@ -84,15 +84,12 @@ pub fn prove<F: Field + Absorb>(
         let (weights, claim) = batch_claims(&claims, transcript);
         let half = 1usize << j;
         // Each product's two halves: V_{j+1}(0, ·) and V_{j+1}(1, ·).
-        let halves: Vec<Vec<F>> = (0..2 * p)
-            .map(|t| {
-                let next = layer(t / 2, j + 1);
-                let part = if t % 2 == 0 {
-                    &next[..half]
-                } else {
-                    &next[half..]
-                };
-                part.to_vec()
+        // Layer j + 1 is read by this layer's sumcheck only: taken, and split in place.
+        let halves: Vec<Vec<F>> = (0..p)
+            .flat_map(|k| {
+                let mut lo = std::mem::take(&mut trees[k][m - j - 1]);
+                let hi = lo.split_off(half);
+                [lo, hi]
             })
             .collect();
         transcript.append_elements(b"sumcheck claim", &[claim]);
