@@ -33,7 +33,8 @@ pub mod ark;
 
 pub use batch::{batch_inverse, batch_inverse_with_scratch};
 pub use goldilocks::{
-    sum_of_ext3_products, Goldilocks, GoldilocksExt2, GoldilocksExt2Config, GoldilocksExt3,
+    sum_of_ext3_base_products, sum_of_ext3_products, Goldilocks, GoldilocksExt2,
+    GoldilocksExt2Config, GoldilocksExt3,
 };
 pub use instances::*;
 pub use mont::{Fp, MinusOneExt, MontConfig, MontTable};

@@ -160,3 +160,32 @@ fn sums_of_products_match_the_products_summed() {
         GoldilocksExt3::ZERO
     );
 }
+
+/// The once-reduced sum of extension-by-base products against the products summed one
+/// by one: random, maximal coefficients and p − 1 factors (many carries), zero, empty.
+#[test]
+fn sums_of_base_products_match_the_products_summed() {
+    use fastzk_field::sum_of_ext3_base_products;
+    let s = samples(300);
+    let pairs: Vec<_> = s.windows(2).map(|w| (w[0], w[1].c[1])).collect();
+    let naive: GoldilocksExt3 = pairs
+        .iter()
+        .map(|(a, b)| *a * GoldilocksExt3::from_base(*b))
+        .sum();
+    assert_eq!(sum_of_ext3_base_products(pairs.iter().copied()), naive);
+    let m = |x: u128| Goldilocks::new(x as u64).unwrap();
+    let max = GoldilocksExt3::new(m(P - 1), m(P - 1), m(P - 1));
+    for b in [m(P - 1), Goldilocks::ZERO, Goldilocks::ONE] {
+        let many = vec![(max, b); 100_000];
+        assert_eq!(
+            sum_of_ext3_base_products(many.iter().copied()),
+            many.iter()
+                .map(|(a, b)| *a * GoldilocksExt3::from_base(*b))
+                .sum()
+        );
+    }
+    assert_eq!(
+        sum_of_ext3_base_products(std::iter::empty()),
+        GoldilocksExt3::ZERO
+    );
+}

@@ -56,6 +56,10 @@ pub trait ExtensionOf<F: NttField>: Field + Absorb {
     fn dot(pairs: impl Iterator<Item = (Self, Self)>) -> Self {
         pairs.map(|(x, y)| x * y).sum()
     }
+    /// `Σ x_k·b_k` for base-field `b_k` (an extension may reduce once at the end).
+    fn dot_base(pairs: impl Iterator<Item = (Self, F)>) -> Self {
+        pairs.map(|(x, b)| x.mul_base(b)).sum()
+    }
 }
 
 macro_rules! itself {
@@ -107,6 +111,9 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt3 {
     }
     fn dot(pairs: impl Iterator<Item = (Self, Self)>) -> Self {
         fastzk_field::sum_of_ext3_products(pairs)
+    }
+    fn dot_base(pairs: impl Iterator<Item = (Self, Goldilocks)>) -> Self {
+        fastzk_field::sum_of_ext3_base_products(pairs)
     }
 }
 
@@ -384,18 +391,13 @@ fn combine_rows<F: NttField, E: ExtensionOf<F>>(m: &[F], k: usize, w: &[E]) -> V
     (0..k)
         .into_par_iter()
         .with_min_len(256)
-        .map(|j| {
-            w.iter()
-                .enumerate()
-                .map(|(i, wi)| wi.mul_base(m[i * k + j]))
-                .sum()
-        })
+        .map(|j| E::dot_base(w.iter().enumerate().map(|(i, wi)| (*wi, m[i * k + j]))))
         .collect()
 }
 
 /// `⟨w, col⟩` for one opened column.
 fn combine_column<F: NttField, E: ExtensionOf<F>>(col: &[F], w: &[E]) -> E {
-    w.iter().zip(col).map(|(wi, c)| wi.mul_base(*c)).sum()
+    E::dot_base(w.iter().copied().zip(col.iter().copied()))
 }
 
 /// The codeword (length `width`) of an extension-field message, coordinate by

@@ -276,11 +276,11 @@ fn identity_at<E: Field>(x: &[E]) -> E {
 
 /// `Σ_k eq(q, k)·table_k` for a base-field table.
 fn evaluate_base<F: NttField, E: ExtensionOf<F>>(table: &[F], eq: &[E]) -> E {
+    const CHUNK: usize = 1 << 12;
     table
-        .par_iter()
-        .zip(eq)
-        .with_min_len(1 << 12)
-        .map(|(x, e)| e.mul_base(*x))
+        .par_chunks(CHUNK)
+        .zip(eq.par_chunks(CHUNK))
+        .map(|(t, e)| E::dot_base(e.iter().copied().zip(t.iter().copied())))
         .sum()
 }
 
@@ -432,13 +432,7 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let betas: Vec<E> = t.challenges(b"spark leaf batch", leaf_values.len());
     let folded: Vec<E> = (0..n)
         .into_par_iter()
-        .map(|k| {
-            leaf_tables
-                .iter()
-                .zip(&betas)
-                .map(|(tb, b)| b.mul_base(tb[k]))
-                .sum()
-        })
+        .map(|k| E::dot_base(leaf_tables.iter().zip(&betas).map(|(tb, b)| (*b, tb[k]))))
         .collect();
     let claim = value
         + mu * betas

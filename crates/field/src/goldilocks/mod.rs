@@ -13,7 +13,7 @@ mod ext3;
 mod ntt;
 pub mod packed;
 
-pub use ext3::{sum_of_ext3_products, GoldilocksExt3};
+pub use ext3::{sum_of_ext3_base_products, sum_of_ext3_products, GoldilocksExt3};
 
 /// An element of the Goldilocks field, canonical.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
