@@ -336,6 +336,22 @@ pub fn run_rounds<F: Field + Absorb>(
     })
 }
 
+/// The variables of stored tables of one power-of-two length.
+fn stored_tables_vars<F>(tables: &[Vec<F>]) -> Result<usize, SumcheckError> {
+    let len = tables[0].len();
+    let n = len.trailing_zeros() as usize;
+    match tables
+        .iter()
+        .find(|t| t.len() != len || !len.is_power_of_two())
+    {
+        Some(t) => Err(SumcheckError::TableSizes {
+            expected: n,
+            got: t.len().trailing_zeros() as usize,
+        }),
+        None => Ok(n),
+    }
+}
+
 /// What [`run_fused`] returns: the messages, the challenges, the running claim and the
 /// tables with those variables bound.
 pub type FusedRun<F, const K: usize> = (Vec<Vec<F>>, Vec<F>, F, [Vec<F>; K]);
@@ -354,17 +370,7 @@ pub fn run_fused<F: Field + Absorb, const K: usize>(
     masking: Option<&Masking<'_, F>>,
     transcript: &mut Transcript,
 ) -> Result<FusedRun<F, K>, SumcheckError> {
-    let len = tables[0].len();
-    let n = len.trailing_zeros() as usize;
-    if let Some(t) = tables
-        .iter()
-        .find(|t| t.len() != len || !len.is_power_of_two())
-    {
-        return Err(SumcheckError::TableSizes {
-            expected: n,
-            got: t.len().trailing_zeros() as usize,
-        });
-    }
+    let n = stored_tables_vars(&tables)?;
     if count > n {
         return Err(SumcheckError::RoundCount {
             expected: n,
@@ -422,17 +428,7 @@ pub fn run_fused_eq<F: Field + Absorb, const K: usize>(
     masking: Option<&Masking<'_, F>>,
     transcript: &mut Transcript,
 ) -> Result<FusedEqRun<F, K>, SumcheckError> {
-    let len = tables[0].len();
-    let n = len.trailing_zeros() as usize;
-    if let Some(t) = tables
-        .iter()
-        .find(|t| t.len() != len || !len.is_power_of_two())
-    {
-        return Err(SumcheckError::TableSizes {
-            expected: n,
-            got: t.len().trailing_zeros() as usize,
-        });
-    }
+    let n = stored_tables_vars(&tables)?;
     if count > n || q.len() != n {
         return Err(SumcheckError::RoundCount {
             expected: n,

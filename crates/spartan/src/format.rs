@@ -126,9 +126,6 @@ impl Writer {
             self.exts::<F, E>(r);
         }
     }
-}
-
-impl Writer {
     fn opening<F: NttField, E: ExtensionOf<F>>(&mut self, o: &EvalProof<F, E>) {
         self.u32(o.combos.len());
         self.u32(o.combos.first().map_or(0, Vec::len));
@@ -173,6 +170,17 @@ impl Writer {
         self.u8(params.pcs.log_blowup as u8);
         self.u32(params.pcs.queries);
         self.u32(params.pcs.proximity_reps);
+    }
+    fn body<F: ProofField, E: ExtensionOf<F>>(&mut self, proof: &Proof<F, E>) {
+        self.u32(proof.witness.num_vars);
+        self.0.extend_from_slice(&proof.witness.root);
+        self.ext::<F, E>(&proof.outer_mask_sum);
+        self.sumcheck::<F, E>(&proof.outer);
+        self.exts::<F, E>(&proof.claims);
+        self.ext::<F, E>(&proof.inner_mask_sum);
+        self.sumcheck::<F, E>(&proof.inner);
+        self.ext::<F, E>(&proof.witness_eval);
+        self.opening(&proof.opening);
     }
 }
 
@@ -235,21 +243,6 @@ pub fn write_key<F: ProofField, E: ExtensionOf<F>>(
     w.0.extend_from_slice(&(r1cs_file.len() as u64).to_le_bytes());
     w.0.extend_from_slice(r1cs_file);
     w.0
-}
-
-impl Writer {
-    fn body<F: ProofField, E: ExtensionOf<F>>(&mut self, proof: &Proof<F, E>) {
-        let w = self;
-        w.u32(proof.witness.num_vars);
-        w.0.extend_from_slice(&proof.witness.root);
-        w.ext::<F, E>(&proof.outer_mask_sum);
-        w.sumcheck::<F, E>(&proof.outer);
-        w.exts::<F, E>(&proof.claims);
-        w.ext::<F, E>(&proof.inner_mask_sum);
-        w.sumcheck::<F, E>(&proof.inner);
-        w.ext::<F, E>(&proof.witness_eval);
-        w.opening(&proof.opening);
-    }
 }
 
 struct Reader<'a> {
@@ -355,9 +348,7 @@ impl<'a> Reader<'a> {
             .collect::<Result<_, _>>()?;
         Ok(SumcheckProof { rounds })
     }
-}
 
-impl Reader<'_> {
     fn root(&mut self, what: &str) -> Result<[u8; 32], ProofFormatError> {
         Ok(self.take(32, what)?.try_into().expect("32 bytes"))
     }
