@@ -786,15 +786,14 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
 
     // Inner sumcheck over the columns, of M·(Z + ρ'·R).
     let weights: [E; 4] = t.challenges(b"claim weights", 4).try_into().expect("four");
-    let mut m = combined_columns(
-        r1cs,
-        &layout,
-        &eq_table(&r_x),
-        [weights[0], weights[1], weights[2]],
-    );
+    // eq(r_x, ·): for M(r_x, ·) here, and for Spark's lookups in the SNARK mode.
+    let eq_rx = eq_table(&r_x);
+    let mut m = combined_columns(r1cs, &layout, &eq_rx, [weights[0], weights[1], weights[2]]);
     for (i, c) in mask_entries::<F, E>(&layout, &r_x, &weights) {
         m[i] += c;
     }
+    // Kept for Spark only (dropped here in the NIZK mode).
+    let eq_rx = snark.and(Some(eq_rx));
     watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
     let inner_mask_sum = sum_over_pairs::<E, 1>(half, |j, acc| {
@@ -830,7 +829,7 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
             let p = spark::prove::<F, E>(
                 &params.pcs,
                 &pk.spark,
-                &r_x,
+                eq_rx.expect("kept in the SNARK mode"),
                 &inner_point,
                 w,
                 &mut t,

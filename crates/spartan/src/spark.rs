@@ -310,17 +310,17 @@ fn batch_opening<E: Field + fastzk_multilinear::Absorb>(
     (w, c, combined)
 }
 
-/// Proves `Σ_m weights_m·M_m(r_x, r_y)`; returns the value and the proof.
+/// Proves `Σ_m weights_m·M_m(r_x, r_y)`, given `eq(r_x, ·)` (the prover has it from
+/// `M(r_x, ·)`); returns the proof.
 pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     pcs: &OrionParams,
     key: &SparkKey<F>,
-    r_x: &[E],
+    eq_x: Vec<E>,
     r_y: &[E],
     weights: [E; 3],
     t: &mut Transcript,
     watch: &mut Stopwatch,
 ) -> Result<SparkProof<F, E>, SpartanError> {
-    let eq_x = eq_table(r_x);
     let eq_y = eq_table(r_y);
     let e_row: Vec<E> = key.rows.par_iter().map(|&r| eq_x[r as usize]).collect();
     let e_col: Vec<E> = key.cols.par_iter().map(|&c| eq_y[c as usize]).collect();
@@ -681,7 +681,7 @@ mod tests {
         prove::<F, E>(
             &pcs,
             &c.key,
-            &c.point.0,
+            eq_table(&c.point.0),
             &c.point.1,
             c.w,
             &mut transcript(),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use fastzk_field::{Goldilocks, PrimeField};
 use fastzk_formats::snarkjs::domain_log_size;
-use fastzk_formats::{read_r1cs_header, read_wtns, sniff_curve_file, write_wtns, R1csFile};
+use fastzk_formats::{read_r1cs_header, read_wtns, sniff_curve, write_wtns, R1csFile};
 use fastzk_pairing::{with_pairing_curve, Fr};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use rand_core::{OsRng, SeedableRng};
@@ -49,20 +49,22 @@ pub enum R1csCommand {
 pub fn run(cmd: &R1csCommand) -> Result<i32> {
     match cmd {
         R1csCommand::Info { r1cs } => {
-            if is_goldilocks(r1cs)? {
-                r1cs_info::<Goldilocks>(r1cs, "Goldilocks (circom: goldilocks)")?;
+            let bytes = read_file(r1cs)?;
+            if is_goldilocks(r1cs, &bytes)? {
+                r1cs_info::<Goldilocks>(r1cs, &bytes, "Goldilocks (circom: goldilocks)")?;
             } else {
-                let curve = sniff_curve_file(r1cs)?;
+                let curve = sniff_curve(&bytes, &name(r1cs))?;
                 let field = format!("{} (snarkjs: {})", curve, curve.snarkjs_name());
-                with_pairing_curve!(curve, E => r1cs_info::<Fr<E>>(r1cs, &field))?;
+                with_pairing_curve!(curve, E => r1cs_info::<Fr<E>>(r1cs, &bytes, &field))?;
             }
         }
         R1csCommand::Check { r1cs, witness } => {
-            if is_goldilocks(r1cs)? {
-                r1cs_check::<Goldilocks>(r1cs, witness)?;
+            let bytes = read_file(r1cs)?;
+            if is_goldilocks(r1cs, &bytes)? {
+                r1cs_check::<Goldilocks>(r1cs, &bytes, witness)?;
             } else {
-                let curve = sniff_curve_file(r1cs)?;
-                with_pairing_curve!(curve, E => r1cs_check::<Fr<E>>(r1cs, witness))?;
+                let curve = sniff_curve(&bytes, &name(r1cs))?;
+                with_pairing_curve!(curve, E => r1cs_check::<Fr<E>>(r1cs, &bytes, witness))?;
             }
         }
         R1csCommand::Synth {
@@ -96,13 +98,16 @@ pub fn run(cmd: &R1csCommand) -> Result<i32> {
 
 /// Whether a `.r1cs` file's header names Goldilocks (the curves' files go through the
 /// curve registry).
-fn is_goldilocks(path: &Path) -> Result<bool> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
-    Ok(read_r1cs_header(&bytes, &name(path))?.prime == Goldilocks::modulus())
+fn is_goldilocks(path: &Path, bytes: &[u8]) -> Result<bool> {
+    Ok(read_r1cs_header(bytes, &name(path))?.prime == Goldilocks::modulus())
 }
 
-fn r1cs_info<F: PrimeField>(path: &Path, field: &str) -> Result<()> {
-    let f = R1csFile::<F>::open(path)?;
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("reading {}", name(path)))
+}
+
+fn r1cs_info<F: PrimeField>(path: &Path, bytes: &[u8], field: &str) -> Result<()> {
+    let f = R1csFile::<F>::from_bytes(bytes, &name(path))?;
     let r = &f.r1cs;
     let h = &f.header;
     let log_n = domain_log_size(r.n_constraints(), r.n_public());
@@ -129,8 +134,8 @@ fn r1cs_info<F: PrimeField>(path: &Path, field: &str) -> Result<()> {
     Ok(())
 }
 
-fn r1cs_check<F: PrimeField>(r1cs: &Path, witness: &Path) -> Result<()> {
-    let r = R1csFile::<F>::open(r1cs)?.r1cs;
+fn r1cs_check<F: PrimeField>(r1cs: &Path, bytes: &[u8], witness: &Path) -> Result<()> {
+    let r = R1csFile::<F>::from_bytes(bytes, &name(r1cs))?.r1cs;
     let z = read_wtns::<F>(witness)?;
     r.check(&z)
         .with_context(|| format!("{} against {}", name(witness), name(r1cs)))?;
