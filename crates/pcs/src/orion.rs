@@ -66,9 +66,13 @@ macro_rules! itself {
     ($($f:ty),*) => {$(
         impl ExtensionOf<$f> for $f {
             const DEGREE: usize = 1;
+            #[inline]
             fn from_base(b: $f) -> Self { b }
+            #[inline]
             fn coeff(&self, _: usize) -> $f { *self }
+            #[inline]
             fn from_coeffs(c: &[$f]) -> Self { c[0] }
+            #[inline]
             fn mul_base(&self, b: $f) -> Self { *self * b }
         }
     )*};
@@ -77,9 +81,11 @@ itself!(Goldilocks, bn254::Fr, bls12_381::Fr);
 
 impl ExtensionOf<Goldilocks> for GoldilocksExt2 {
     const DEGREE: usize = 2;
+    #[inline]
     fn from_base(b: Goldilocks) -> Self {
         Self::new(b, Goldilocks::ZERO)
     }
+    #[inline]
     fn coeff(&self, i: usize) -> Goldilocks {
         if i == 0 {
             self.c0
@@ -87,9 +93,11 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt2 {
             self.c1
         }
     }
+    #[inline]
     fn from_coeffs(c: &[Goldilocks]) -> Self {
         Self::new(c[0], c[1])
     }
+    #[inline]
     fn mul_base(&self, b: Goldilocks) -> Self {
         Self::new(self.c0 * b, self.c1 * b)
     }
@@ -97,21 +105,27 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt2 {
 
 impl ExtensionOf<Goldilocks> for GoldilocksExt3 {
     const DEGREE: usize = 3;
+    #[inline]
     fn from_base(b: Goldilocks) -> Self {
         Self::new(b, Goldilocks::ZERO, Goldilocks::ZERO)
     }
+    #[inline]
     fn coeff(&self, i: usize) -> Goldilocks {
         self.c[i]
     }
+    #[inline]
     fn from_coeffs(c: &[Goldilocks]) -> Self {
         Self::new(c[0], c[1], c[2])
     }
+    #[inline]
     fn mul_base(&self, b: Goldilocks) -> Self {
         Self::new(self.c[0] * b, self.c[1] * b, self.c[2] * b)
     }
+    #[inline]
     fn dot(pairs: impl Iterator<Item = (Self, Self)>) -> Self {
         fastzk_field::sum_of_ext3_products(pairs)
     }
+    #[inline]
     fn dot_base(pairs: impl Iterator<Item = (Self, Goldilocks)>) -> Self {
         fastzk_field::sum_of_ext3_base_products(pairs)
     }

@@ -386,12 +386,16 @@ fn transcript<F: NttField>(
 /// Columns per bucket of [`combined_columns`]' second pass: 2^13 extension elements
 /// (192 KiB for `GoldilocksExt3`) stay in a core's L2 cache.
 const SCATTER_BUCKET_BITS: usize = 13;
+/// Rows per round of [`combined_columns`]: the buckets hold one round's entries and are
+/// reused, so they stay a few MiB however large the circuit (fresh pages cost more here
+/// than the products written to them).
+const SCATTER_ROUND_ROWS: usize = 1 << 14;
 
-/// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns, in two passes so that no
-/// write lands at random in a table larger than a cache: each task walks a range of
-/// rows and appends `(column, value)` to a bucket per block of `2^13` columns; then each
-/// block of the table sums its buckets from every task. (Scattering straight into a
-/// table of 2^21 elements cost a cache miss per entry.)
+/// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns, so that no write lands at
+/// random in a table larger than a cache: in rounds of rows, each task walks its share
+/// of the round and appends `(column, value)` to a bucket per block of `2^13` columns;
+/// then each block of the table sums its buckets from every task. (Scattering straight
+/// into a table of 2^21 elements cost a cache miss per entry.)
 fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     layout: &Layout,
@@ -404,43 +408,42 @@ fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     let bits = SCATTER_BUCKET_BITS.min(layout.log_cols);
     let n_buckets = cols >> bits;
     let tasks = rayon::current_num_threads().max(1);
-    let per_task = n_rows.div_ceil(tasks).max(1);
-    let nnz: usize = mats.iter().map(|m| m.nnz()).sum();
-    let reserve = nnz / (tasks * n_buckets) + nnz / (tasks * n_buckets * 8) + 16;
-    let parts: Vec<Vec<Vec<(u32, E)>>> = (0..tasks)
-        .into_par_iter()
-        .map(|k| {
-            let mut buckets: Vec<Vec<(u32, E)>> = (0..n_buckets)
-                .map(|_| Vec::with_capacity(reserve))
-                .collect();
-            let rows = (k * per_task).min(n_rows)..((k + 1) * per_task).min(n_rows);
-            for i in rows {
+    let mut parts: Vec<Vec<Vec<(u32, E)>>> = (0..tasks)
+        .map(|_| (0..n_buckets).map(|_| Vec::new()).collect())
+        .collect();
+    let mut out = vec![E::ZERO; cols];
+    let mask = (1usize << bits) - 1;
+    for round in (0..n_rows).step_by(SCATTER_ROUND_ROWS) {
+        let round_end = (round + SCATTER_ROUND_ROWS).min(n_rows);
+        let per_task = (round_end - round).div_ceil(tasks).max(1);
+        parts.par_iter_mut().enumerate().for_each(|(k, buckets)| {
+            buckets.iter_mut().for_each(Vec::clear);
+            let start = (round + k * per_task).min(round_end);
+            let end = (start + per_task).min(round_end);
+            for (i, eq_i) in (start..end).zip(&row[start..end]) {
                 for (m, w) in mats.iter().zip(&weights) {
                     let (cs, vs) = m.row(i);
                     if cs.is_empty() {
                         continue;
                     }
-                    let wr = *w * row[i];
+                    let wr = *w * *eq_i;
                     for (c, a) in cs.iter().zip(vs) {
                         let col = layout.column(*c as usize);
                         buckets[col >> bits].push((col as u32, wr.mul_base(*a)));
                     }
                 }
             }
-            buckets
-        })
-        .collect();
-    let mut out = vec![E::ZERO; cols];
-    let mask = (1usize << bits) - 1;
-    out.par_chunks_mut(1 << bits)
-        .enumerate()
-        .for_each(|(b, block)| {
-            for part in &parts {
-                for &(col, v) in &part[b] {
-                    block[col as usize & mask] += v;
-                }
-            }
         });
+        out.par_chunks_mut(1 << bits)
+            .enumerate()
+            .for_each(|(b, block)| {
+                for part in &parts {
+                    for &(col, v) in &part[b] {
+                        block[col as usize & mask] += v;
+                    }
+                }
+            });
+    }
     out
 }
 
@@ -796,9 +799,8 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     let eq_rx = snark.and(Some(eq_rx));
     watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
-    let inner_mask_sum = sum_over_pairs::<E, 1>(half, |j, acc| {
-        acc[0] += m[j].mul_base(mask_r[j]) + m[j + half].mul_base(mask_r[j + half]);
-    })[0];
+    let inner_mask_sum =
+        sum_over_chunks::<E, 1>(2 * half, |js| [E::dot_base(js.map(|j| (m[j], mask_r[j])))])[0];
     t.append_elements(b"inner mask sum", &[inner_mask_sum]);
     let rho_in: E = t.challenge(b"inner mask");
     let claim = inner_claim + rho_in * inner_mask_sum;
@@ -981,7 +983,8 @@ fn bound<E: fastzk_field::Field>(mut v: Vec<E>, r: E) -> Vec<E> {
 
 /// The outer sumcheck's first message `s(0), s(2), s(3)` for `eq·(Az·Bz − Cz)`, with
 /// `Az·Bz − Cz` at each point computed in the base field and one base-by-extension
-/// product by `eq` (the generic round would lift all four tables).
+/// product by `eq`, summed and reduced once per chunk (the generic round would lift all
+/// four tables).
 fn outer_first_round<F: NttField, E: ExtensionOf<F>>(
     eq: &[E],
     az: &[F],
@@ -989,14 +992,21 @@ fn outer_first_round<F: NttField, E: ExtensionOf<F>>(
     cz: &[F],
 ) -> Vec<E> {
     let half = eq.len() / 2;
-    sum_over_pairs::<E, 3>(half, |j, acc| {
-        let (a1, b1, c1, e1) = (az[j + half], bz[j + half], cz[j + half], eq[j + half]);
-        let (da, db, dc, de) = (a1 - az[j], b1 - bz[j], c1 - cz[j], e1 - eq[j]);
-        acc[0] += eq[j].mul_base(az[j] * bz[j] - cz[j]);
-        let (a2, b2, c2, e2) = (a1 + da, b1 + db, c1 + dc, e1 + de);
-        acc[1] += e2.mul_base(a2 * b2 - c2);
-        let (a3, b3, c3, e3) = (a2 + da, b2 + db, c2 + dc, e2 + de);
-        acc[2] += e3.mul_base(a3 * b3 - c3);
+    // The pair's values at t = 0, 1 give those at t = 2, 3 by steps of the difference.
+    let at = |j: usize, steps: usize| {
+        let (mut a, mut b, mut c, mut e) = (az[j + half], bz[j + half], cz[j + half], eq[j + half]);
+        let (da, db, dc, de) = (a - az[j], b - bz[j], c - cz[j], e - eq[j]);
+        for _ in 1..steps {
+            (a, b, c, e) = (a + da, b + db, c + dc, e + de);
+        }
+        (e, a * b - c)
+    };
+    sum_over_chunks::<E, 3>(half, |js| {
+        [
+            E::dot_base(js.clone().map(|j| (eq[j], az[j] * bz[j] - cz[j]))),
+            E::dot_base(js.clone().map(|j| at(j, 2))),
+            E::dot_base(js.map(|j| at(j, 3))),
+        ]
     })
 }
 
@@ -1009,47 +1019,44 @@ fn inner_first_round<F: NttField, E: ExtensionOf<F>>(
     rho: E,
 ) -> Vec<E> {
     let half = m.len() / 2;
-    let s = sum_over_pairs::<E, 4>(half, |j, acc| {
-        let (m0, m1) = (m[j], m[j + half]);
-        let m2 = m1 + m1 - m0;
-        acc[0] += m0.mul_base(z[j]);
-        acc[1] += m0.mul_base(mask[j]);
-        acc[2] += m2.mul_base(z[j + half] + z[j + half] - z[j]);
-        acc[3] += m2.mul_base(mask[j + half] + mask[j + half] - mask[j]);
+    let two = |v: &[F], j: usize| v[j + half] + v[j + half] - v[j];
+    let s = sum_over_chunks::<E, 4>(half, |js| {
+        let m2 = |j: usize| m[j + half] + m[j + half] - m[j];
+        [
+            E::dot_base(js.clone().map(|j| (m[j], z[j]))),
+            E::dot_base(js.clone().map(|j| (m[j], mask[j]))),
+            E::dot_base(js.clone().map(|j| (m2(j), two(z, j)))),
+            E::dot_base(js.map(|j| (m2(j), two(mask, j)))),
+        ]
     });
     vec![s[0] + rho * s[1], s[2] + rho * s[3]]
 }
 
-/// `Z + ρ'·R` with its first variable bound to `r`.
+/// `Z + ρ'·R` with its first variable bound to `r`: `z_0 + ρ'·R_0 + r·Δz + r·ρ'·ΔR`
+/// with the differences in the base field, so three base-by-extension products summed
+/// and reduced once (not an extension product).
 fn bind_masked<F: NttField, E: ExtensionOf<F>>(z: &[F], mask: &[F], rho: E, r: E) -> Vec<E> {
     let half = z.len() / 2;
+    let r_rho = r * rho;
     (0..half)
         .into_par_iter()
         .with_min_len(FIRST_ROUND_CHUNK)
         .map(|j| {
-            let lo = E::from_base(z[j]) + rho.mul_base(mask[j]);
-            let hi = E::from_base(z[j + half]) + rho.mul_base(mask[j + half]);
-            lo + r * (hi - lo)
+            let (dz, dm) = (z[j + half] - z[j], mask[j + half] - mask[j]);
+            E::from_base(z[j]) + E::dot_base([(rho, mask[j]), (r, dz), (r_rho, dm)].into_iter())
         })
         .collect()
 }
 
-/// `Σ_j` of what `add(j, ·)` adds for each pair `j < half`, in parallel: a round
-/// message's `K` values.
-fn sum_over_pairs<E: fastzk_field::Field, const K: usize>(
-    half: usize,
-    add: impl Fn(usize, &mut [E; K]) + Sync + Send,
+/// The sums `sums(range)` returns over chunks of `0..n`, computed in parallel and added
+/// up: a round message's `K` values (each chunk may reduce its sums once).
+fn sum_over_chunks<E: fastzk_field::Field, const K: usize>(
+    n: usize,
+    sums: impl Fn(std::ops::Range<usize>) -> [E; K] + Sync + Send,
 ) -> Vec<E> {
-    (0..half)
+    (0..n.div_ceil(FIRST_ROUND_CHUNK))
         .into_par_iter()
-        .with_min_len(FIRST_ROUND_CHUNK)
-        .fold(
-            || [E::ZERO; K],
-            |mut acc, j| {
-                add(j, &mut acc);
-                acc
-            },
-        )
+        .map(|c| sums(c * FIRST_ROUND_CHUNK..((c + 1) * FIRST_ROUND_CHUNK).min(n)))
         .reduce(
             || [E::ZERO; K],
             |mut a, b| {
