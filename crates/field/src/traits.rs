@@ -95,6 +95,16 @@ pub trait Field:
     fn sqrt(&self) -> Option<Self>;
     fn legendre(&self) -> Legendre;
     fn from_u64(v: u64) -> Self;
+
+    /// `lo[j] += r·(hi[j] − lo[j])` over the common length: a multilinear table's first
+    /// variable bound to `r` (its halves `lo`, `hi`). A slice kernel, so that a field
+    /// with packed lanes (Goldilocks) runs it on them; the default is the scalar loop.
+    #[inline]
+    fn lerp_assign(lo: &mut [Self], hi: &[Self], r: Self) {
+        for (l, h) in lo.iter_mut().zip(hi) {
+            *l += r * (*h - *l);
+        }
+    }
 }
 
 /// A prime field `Z/pZ`.

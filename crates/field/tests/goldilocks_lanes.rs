@@ -57,6 +57,14 @@ fn elementwise_ops_match_scalar_lane_by_lane(be: Backend) {
                 let mut x = a.clone();
                 be.scale(&mut x, s);
                 assert!(x.iter().zip(&a).all(|(x, a)| *x == *a * s), "{be:?} scale");
+                let mut x = a.clone();
+                be.lerp_assign(&mut x, &b, s).unwrap();
+                assert!(
+                    x.iter()
+                        .zip(a.iter().zip(&b))
+                        .all(|(x, (a, b))| *x == *a + s * (*b - *a)),
+                    "{be:?} lerp"
+                );
                 let (mut lo, mut hi) = (a.clone(), b.clone());
                 be.butterfly_ct(&mut lo, &mut hi, s).unwrap();
                 for i in 0..n {
@@ -77,6 +85,49 @@ fn elementwise_ops_match_scalar_lane_by_lane(be: Backend) {
                     assert_eq!(hi[i], (a[i] - b[i]) * s * c, "{be:?} gs scaled hi");
                 }
             }
+        }
+    }
+}
+
+/// `lo += s·(hi − lo)` across its stack blocks (256), with edge challenges: against the
+/// scalar formula and [`Field::lerp_assign`]'s scalar default.
+fn lerp_crosses_blocks(be: Backend) {
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let p = Goldilocks::MODULUS;
+    for n in [255usize, 256, 257, 600, 1024] {
+        let a = vecs(&mut rng, n);
+        let b = vecs(&mut rng, n);
+        for s in [0, 1, 2, p - 1, 1 << 32]
+            .map(|v| Goldilocks::new(v).unwrap())
+            .into_iter()
+            .chain([Goldilocks::random(&mut rng)])
+        {
+            let mut x = a.clone();
+            be.lerp_assign(&mut x, &b, s).unwrap();
+            for i in 0..n {
+                assert_eq!(x[i], a[i] + s * (b[i] - a[i]), "{be:?} lerp n={n} i={i}");
+            }
+        }
+    }
+}
+
+/// Goldilocks' `Field::lerp_assign` (on the lanes this CPU picks) against the formula,
+/// over the common length when the halves differ (as the trait's default does).
+fn field_lerp_matches_the_default() {
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    for (n, m) in [(0usize, 0usize), (1, 1), (300, 300), (300, 200), (200, 300)] {
+        let a = vecs(&mut rng, n);
+        let b = vecs(&mut rng, m);
+        let s = Goldilocks::random(&mut rng);
+        let mut x = a.clone();
+        Goldilocks::lerp_assign(&mut x, &b, s);
+        for i in 0..n {
+            let want = if i < m {
+                a[i] + s * (b[i] - a[i])
+            } else {
+                a[i]
+            };
+            assert_eq!(x[i], want, "n={n} m={m} i={i}");
         }
     }
 }
@@ -184,6 +235,7 @@ fn errors_instead_of_panics() {
     let b = vec![Goldilocks::ONE; 4];
     for be in Backend::all() {
         assert!(be.add_assign(&mut a, &b).is_err());
+        assert!(be.lerp_assign(&mut a, &b, Goldilocks::ONE).is_err());
         assert!(be.ntt_ct_last3(&mut a, &b, 0).is_err());
         let mut x = vec![Goldilocks::ONE; 16];
         assert!(be.ntt_ct_last3(&mut x, &b, 0).is_err());
@@ -207,11 +259,12 @@ fn main() {
     let mut t = Trials::default();
     for be in Backend::all() {
         let name = format!("{be:?}").to_lowercase();
-        let checks: [(&str, Check); 3] = [
+        let checks: [(&str, Check); 4] = [
             (
                 "elementwise_ops_match_scalar_lane_by_lane",
                 elementwise_ops_match_scalar_lane_by_lane,
             ),
+            ("lerp_crosses_blocks", lerp_crosses_blocks),
             (
                 "extreme_products_reduce_canonically",
                 extreme_products_reduce_canonically,
@@ -227,5 +280,9 @@ fn main() {
         }
     }
     t.plain("errors_instead_of_panics", errors_instead_of_panics);
+    t.plain(
+        "field_lerp_matches_the_default",
+        field_lerp_matches_the_default,
+    );
     t.run()
 }

@@ -57,12 +57,8 @@ impl<F: Field> Mle<F> {
         }
         let half = self.evals.len() / 2;
         let (lo, hi) = self.evals.split_at(half);
-        let bind = |(l, h): (&F, &F)| *l + r * (*h - *l);
-        let evals = if half >= PAR_MIN {
-            lo.par_iter().zip(hi.par_iter()).map(bind).collect()
-        } else {
-            lo.iter().zip(hi.iter()).map(bind).collect()
-        };
+        let mut evals = lo.to_vec();
+        lerp(&mut evals, hi, r);
         Ok(Self {
             evals,
             num_vars: self.num_vars - 1,
@@ -112,13 +108,20 @@ impl<F: Field> Mle<F> {
 pub fn bind_first_in_place<F: Field>(evals: &mut Vec<F>, r: F) {
     let half = evals.len() / 2;
     let (lo, hi) = evals.split_at_mut(half);
-    let bind = |(l, h): (&mut F, &F)| *l += r * (*h - *l);
-    if half >= PAR_MIN {
-        lo.par_iter_mut().zip(hi.par_iter()).for_each(bind);
-    } else {
-        lo.iter_mut().zip(hi.iter()).for_each(bind);
-    }
+    lerp(lo, hi, r);
     evals.truncate(half);
+}
+
+/// `lo[j] += r·(hi[j] − lo[j])` through the field's slice kernel ([`Field::lerp_assign`]:
+/// Goldilocks' packed lanes), in parallel blocks for long tables.
+fn lerp<F: Field>(lo: &mut [F], hi: &[F], r: F) {
+    if lo.len() >= PAR_MIN {
+        lo.par_chunks_mut(PAR_MIN / 4)
+            .zip(hi.par_chunks(PAR_MIN / 4))
+            .for_each(|(l, h)| F::lerp_assign(l, h, r));
+    } else {
+        F::lerp_assign(lo, hi, r);
+    }
 }
 
 /// Variables in each half from which [`eq_table`] fills in parallel.

@@ -85,6 +85,32 @@ fn large_eq_tables_match_eq_eval() {
     }
 }
 
+/// Binding tables long enough to fold in parallel blocks (through the field's slice
+/// kernel: Goldilocks' packed lanes) against the formula entry by entry.
+#[test]
+fn long_tables_bind_entry_by_entry() {
+    fn check<F: Field>(seed: u64) {
+        let mut r = rng(seed);
+        for n in [14, 15, 16] {
+            let m = Mle::new(random_vec::<F>(&mut r, 1 << n)).unwrap();
+            let c = random_vec::<F>(&mut r, 1)[0];
+            let fixed = m.fix_first(c).unwrap();
+            let mut in_place = m.evals().to_vec();
+            fastzk_multilinear::mle::bind_first_in_place(&mut in_place, c);
+            let (lo, hi) = m.evals().split_at(1 << (n - 1));
+            for j in 0..lo.len() {
+                let want = lo[j] + c * (hi[j] - lo[j]);
+                assert_eq!(fixed.evals()[j], want, "n={n} j={j}");
+                assert_eq!(in_place[j], want, "n={n} j={j}");
+            }
+            assert_eq!(in_place.len(), lo.len());
+        }
+    }
+    check::<Goldilocks>(11);
+    check::<Gl2>(12);
+    check::<Fr>(13);
+}
+
 #[test]
 fn mle_evaluation_matches_the_reference() {
     mle_checks::<Gl2>(1);

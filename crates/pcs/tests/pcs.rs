@@ -272,3 +272,53 @@ fn hiding_randomises_what_an_opening_shows() {
     assert!(p.combos[0].iter().all(|x| *x == E::ZERO));
     assert!(p.salts.is_empty());
 }
+
+/// `bind_base_into` (Goldilocks extensions: coordinate by coordinate on the packed
+/// lanes, in blocks of 256) against `lo + r·(hi − lo)` in the extension, across block
+/// boundaries, with edge values and challenges, and over the common length.
+fn bind_base_matches_the_extension_formula<E: ExtensionOf<Goldilocks>>() {
+    let mut r = rng(21);
+    let p = Goldilocks::MODULUS;
+    let edge = |i: usize, r: &mut rand_chacha::ChaCha20Rng| match i % 4 {
+        0 => Goldilocks::new([0, 1, p - 1, 1 << 32][i / 4 % 4]).unwrap(),
+        _ => Goldilocks::random(r),
+    };
+    let challenges = [
+        E::ZERO,
+        E::ONE,
+        -E::ONE,
+        E::random(&mut r),
+        E::from_base(Goldilocks::new(p - 1).unwrap()),
+    ];
+    for (n, m, o) in [
+        (0, 0, 0),
+        (1, 1, 1),
+        (255, 255, 255),
+        (257, 257, 257),
+        (700, 700, 700),
+        (300, 280, 290),
+    ] {
+        let lo: Vec<Goldilocks> = (0..n).map(|i| edge(i, &mut r)).collect();
+        let hi: Vec<Goldilocks> = (0..m).map(|i| edge(i + 1, &mut r)).collect();
+        for ch in challenges {
+            let mut out = vec![E::random(&mut r); o];
+            let before = out.clone();
+            E::bind_base_into(&lo, &hi, ch, &mut out);
+            let common = n.min(m).min(o);
+            for j in 0..o {
+                let want = if j < common {
+                    E::from_base(lo[j]) + ch * (E::from_base(hi[j]) - E::from_base(lo[j]))
+                } else {
+                    before[j]
+                };
+                assert_eq!(out[j], want, "n={n} m={m} o={o} j={j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn base_tables_bind_to_extension_challenges() {
+    bind_base_matches_the_extension_formula::<GoldilocksExt2>();
+    bind_base_matches_the_extension_formula::<GoldilocksExt3>();
+}

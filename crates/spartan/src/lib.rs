@@ -965,14 +965,18 @@ fn fill_random<F: NttField, R: RngCore + ?Sized>(out: &mut [F], rng: &mut R) {
 /// Pairs per rayon task in the base-field first rounds.
 const FIRST_ROUND_CHUNK: usize = 1 << 12;
 
-/// A base-field table with its first variable bound to an extension challenge.
+/// A base-field table with its first variable bound to an extension challenge
+/// ([`ExtensionOf::bind_base_into`]: Goldilocks' packed lanes), in parallel blocks.
 fn bind_base<F: NttField, E: ExtensionOf<F>>(v: &[F], r: E) -> Vec<E> {
-    let half = v.len() / 2;
-    (0..half)
-        .into_par_iter()
-        .with_min_len(FIRST_ROUND_CHUNK)
-        .map(|j| E::from_base(v[j]) + r.mul_base(v[j + half] - v[j]))
-        .collect()
+    let (lo, hi) = v.split_at(v.len() / 2);
+    let mut out = vec![E::ZERO; lo.len()];
+    out.par_chunks_mut(FIRST_ROUND_CHUNK)
+        .zip(
+            lo.par_chunks(FIRST_ROUND_CHUNK)
+                .zip(hi.par_chunks(FIRST_ROUND_CHUNK)),
+        )
+        .for_each(|(o, (l, h))| E::bind_base_into(l, h, r, o));
+    out
 }
 
 /// `v` with its first variable bound to `r`.

@@ -115,6 +115,15 @@ impl Field for Goldilocks {
     const ZERO: Self = Self(0);
     const ONE: Self = Self(1);
 
+    /// On the packed lanes ([`packed::Backend::detect`]); the common length, as the
+    /// default.
+    fn lerp_assign(lo: &mut [Self], hi: &[Self], r: Self) {
+        let n = lo.len().min(hi.len());
+        packed::Backend::detect()
+            .lerp_assign(&mut lo[..n], &hi[..n], r)
+            .expect("equal lengths");
+    }
+
     fn inverse(&self) -> Option<Self> {
         if self.0 == 0 {
             return None;

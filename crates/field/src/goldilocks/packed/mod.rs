@@ -124,6 +124,27 @@ impl Backend {
         dispatch!(self, scale(a, s.value()));
     }
 
+    /// `lo[i] += s·(hi[i] − lo[i])` (a multilinear table's first variable bound to `s`):
+    /// the difference, scaled and added, a block at a time through a stack buffer.
+    pub fn lerp_assign(
+        self,
+        lo: &mut [Goldilocks],
+        hi: &[Goldilocks],
+        s: Goldilocks,
+    ) -> Result<(), LengthMismatch> {
+        same_len(lo.len(), hi.len())?;
+        const BLOCK: usize = 256;
+        let mut d = [Goldilocks(0); BLOCK];
+        for (l, h) in lo.chunks_mut(BLOCK).zip(hi.chunks(BLOCK)) {
+            let d = &mut d[..l.len()];
+            d.copy_from_slice(h);
+            self.sub_assign(d, l)?;
+            self.scale(d, s);
+            self.add_assign(l, d)?;
+        }
+        Ok(())
+    }
+
     /// Cooley–Tukey butterflies with one twiddle:
     /// `(lo[i], hi[i]) ← (lo[i] + s·hi[i], lo[i] − s·hi[i])`.
     pub fn butterfly_ct(
