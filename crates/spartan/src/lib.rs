@@ -386,21 +386,35 @@ fn transcript<F: NttField>(
 /// Columns per bucket of [`combined_columns`]' second pass: 2^13 extension elements
 /// (192 KiB for `GoldilocksExt3`) stay in a core's L2 cache.
 const SCATTER_BUCKET_BITS: usize = 13;
-/// Rows per round of [`combined_columns`]: the buckets hold one round's entries and are
-/// reused, so they stay a few MiB however large the circuit (fresh pages cost more here
-/// than the products written to them).
-const SCATTER_ROUND_ROWS: usize = 1 << 14;
+/// Bytes of `(column, value)` pairs [`combined_columns`] buffers per round: rounds
+/// reuse the buckets, so the scratch stays bounded however large the circuit (fresh pages
+/// cost more here than the products written to them), while each round still brings
+/// enough entries to a block of the table to touch most of its cache lines (fewer,
+/// sparser rounds would miss the cache once per entry when the table outgrows it).
+const SCATTER_ROUND_BYTES: usize = 64 << 20;
 
 /// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns, so that no write lands at
-/// random in a table larger than a cache: in rounds of rows, each task walks its share
-/// of the round and appends `(column, value)` to a bucket per block of `2^13` columns;
-/// then each block of the table sums its buckets from every task. (Scattering straight
-/// into a table of 2^21 elements cost a cache miss per entry.)
+/// random in a table larger than a cache: in rounds of rows (as many as
+/// [`SCATTER_ROUND_BYTES`] of pairs need), each task walks its share of the round and
+/// appends `(column, value)` to a bucket per block of `2^13` columns; then each block of
+/// the table sums its buckets from every task. (Scattering straight into a table of 2^21
+/// elements cost a cache miss per entry.)
 fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     r1cs: &R1cs<F>,
     layout: &Layout,
     row: &[E],
     weights: [E; 3],
+) -> Vec<E> {
+    combined_columns_in_rounds(r1cs, layout, row, weights, SCATTER_ROUND_BYTES)
+}
+
+/// [`combined_columns`] with `round_bytes` of pairs per round (tests take tiny rounds).
+fn combined_columns_in_rounds<F: NttField, E: ExtensionOf<F>>(
+    r1cs: &R1cs<F>,
+    layout: &Layout,
+    row: &[E],
+    weights: [E; 3],
+    round_bytes: usize,
 ) -> Vec<E> {
     let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
     let n_rows = r1cs.n_constraints();
@@ -408,13 +422,24 @@ fn combined_columns<F: NttField, E: ExtensionOf<F>>(
     let bits = SCATTER_BUCKET_BITS.min(layout.log_cols);
     let n_buckets = cols >> bits;
     let tasks = rayon::current_num_threads().max(1);
+    let nnz: usize = mats.iter().map(|m| m.nnz()).sum();
+    let pair = size_of::<(u32, E)>();
+    let rounds = (nnz * pair).div_ceil(round_bytes.max(1)).max(1);
+    let round_rows = n_rows.div_ceil(rounds).max(1);
+    // Each bucket's expected share of a round, and an eighth more.
+    let per_bucket = nnz.div_ceil(rounds * tasks * n_buckets);
+    let reserve = per_bucket + per_bucket / 8 + 16;
     let mut parts: Vec<Vec<Vec<(u32, E)>>> = (0..tasks)
-        .map(|_| (0..n_buckets).map(|_| Vec::new()).collect())
+        .map(|_| {
+            (0..n_buckets)
+                .map(|_| Vec::with_capacity(reserve))
+                .collect()
+        })
         .collect();
     let mut out = vec![E::ZERO; cols];
     let mask = (1usize << bits) - 1;
-    for round in (0..n_rows).step_by(SCATTER_ROUND_ROWS) {
-        let round_end = (round + SCATTER_ROUND_ROWS).min(n_rows);
+    for round in (0..n_rows).step_by(round_rows) {
+        let round_end = (round + round_rows).min(n_rows);
         let per_task = (round_end - round).div_ceil(tasks).max(1);
         parts.par_iter_mut().enumerate().for_each(|(k, buckets)| {
             buckets.iter_mut().for_each(Vec::clear);
@@ -1203,4 +1228,46 @@ fn verify_with<F: NttField, E: ExtensionOf<F>>(
         return Err(SpartanError::Rejected("inner sumcheck's final check"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastzk_field::{Field, Goldilocks, GoldilocksExt3};
+    use fastzk_r1cs::synth::{synthesize, SynthParams};
+    use rand_chacha::rand_core::SeedableRng;
+
+    /// The bucketed scatter, in one round and in many (down to a row per round, several
+    /// blocks of columns), against the sum taken entry by entry.
+    #[test]
+    fn combined_columns_match_the_entry_sum_in_any_rounds() {
+        type E = GoldilocksExt3;
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        for log in [4u32, 10, 15] {
+            let (r1cs, _) =
+                synthesize::<Goldilocks>(&SynthParams::new(log), &mut rng).expect("instance");
+            let layout = Layout::of::<Goldilocks, E>(&SpartanParams::default(), &r1cs);
+            let row: Vec<E> = (0..r1cs.n_constraints())
+                .map(|_| E::random(&mut rng))
+                .collect();
+            let w = [
+                E::random(&mut rng),
+                E::random(&mut rng),
+                E::random(&mut rng),
+            ];
+            let mut want = vec![E::ZERO; 1 << layout.log_cols];
+            for (m, wm) in [r1cs.a(), r1cs.b(), r1cs.c()].into_iter().zip(w) {
+                for (i, c, a) in m.triplets() {
+                    want[layout.column(c as usize)] += wm * row[i] * E::from_base(a);
+                }
+            }
+            for round_bytes in [1, 4096, 1 << 20, usize::MAX] {
+                let got = combined_columns_in_rounds(&r1cs, &layout, &row, w, round_bytes);
+                assert!(
+                    got == want,
+                    "2^{log} constraints, {round_bytes} bytes a round"
+                );
+            }
+        }
+    }
 }

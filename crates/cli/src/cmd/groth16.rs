@@ -53,6 +53,16 @@ pub(crate) fn name(p: &Path) -> String {
     p.display().to_string()
 }
 
+/// A large input file (a key, a circuit) mapped rather than read: no copy of files
+/// that run to gigabytes, and no fresh pages to hold one.
+pub(crate) fn map_file(path: &Path) -> Result<memmap2::Mmap> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", name(path)))?;
+    // SAFETY: the map is read-only and private to this process; a file truncated by
+    // another process while we read it could fault (the price of skipping the copy).
+    unsafe { memmap2::MmapOptions::new().populate().map(&file) }
+        .with_context(|| format!("reading {}", name(path)))
+}
+
 /// Exit status of `verify` when the proof is invalid.
 pub const INVALID_PROOF: i32 = 1;
 
@@ -114,12 +124,7 @@ pub(crate) fn vk_curve(path: &Path) -> Result<CurveId> {
 /// trusted (`--trusted-key`: on-curve only) or these exact bytes passed the full check
 /// before (see [`crate::cache`]: then only coordinate ranges are checked).
 fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E>> {
-    let file = std::fs::File::open(path).with_context(|| format!("opening {}", name(path)))?;
-    // SAFETY: the map is read-only and private to this call; a file truncated by another
-    // process while we read it could fault (the price of skipping a 1:1 copy of keys
-    // that run to gigabytes).
-    let bytes = unsafe { memmap2::MmapOptions::new().populate().map(&file) }
-        .with_context(|| format!("reading {}", name(path)))?;
+    let bytes = map_file(path)?;
     let hash = cache::content_hash(&bytes);
     let check = cache::point_check(&hash, trusted);
     let pk = Zkey::<E>::from_bytes_with(&bytes, &name(path), check)?.proving_key;

@@ -18,8 +18,9 @@ use fastzk_spartan::{
     instance_shape, prove_snark_timed, prove_timed, setup, soundness, soundness_snark, verify,
     verify_snark, Soundness, SpartanError, SpartanParams,
 };
+use memmap2::Mmap;
 
-use super::groth16::{name, verdict};
+use super::groth16::{map_file, name, verdict};
 use crate::progress::{print_timings, Progress};
 
 #[derive(clap::Subcommand, Debug)]
@@ -105,8 +106,8 @@ macro_rules! with_field {
 }
 
 /// The field a `.r1cs` file was compiled for, and its bytes.
-fn circuit_field(path: &Path) -> Result<(FieldArg, Vec<u8>)> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
+fn circuit_field(path: &Path) -> Result<(FieldArg, Mmap)> {
+    let bytes = map_file(path)?;
     Ok((circuit_field_of(path, &bytes)?, bytes))
 }
 
@@ -145,8 +146,8 @@ fn key_field(path: &Path, bytes: &[u8]) -> Result<FieldArg> {
 }
 
 /// The file's bytes, and whether it is a SNARK key (else a circuit).
-fn circuit_or_key(path: &Path) -> Result<(FieldArg, Vec<u8>, bool)> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", name(path)))?;
+fn circuit_or_key(path: &Path) -> Result<(FieldArg, Mmap, bool)> {
+    let bytes = map_file(path)?;
     if is_key(&bytes) {
         Ok((key_field(path, &bytes)?, bytes, true))
     } else {
@@ -298,8 +299,11 @@ fn prove_files<F: ProofField, E: ExtensionOf<F>>(
     let start = Instant::now();
     let progress = Progress::new();
     progress.step("reading the circuit and the witness");
-    let r1cs = R1csFile::<F>::from_bytes(r1cs_bytes, &name(files.circuit))?.r1cs;
-    let z = read_wtns::<F>(files.witness)?;
+    let (r1cs, z) = rayon::join(
+        || R1csFile::<F>::from_bytes(r1cs_bytes, &name(files.circuit)),
+        || read_wtns::<F>(files.witness),
+    );
+    let (r1cs, z) = (r1cs?.r1cs, z?);
     let read = start.elapsed();
     progress.step("proving (NIZK)");
     let (proof, mut phases) = prove_timed::<F, E>(params, &r1cs, &z).with_context(|| {
