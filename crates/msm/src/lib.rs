@@ -53,6 +53,9 @@ pub enum MsmError {
     ThreadPool(String),
     #[error("unknown engine {0:?}")]
     UnknownEngine(String),
+    /// A device engine's driver or kernel failed (the message names which).
+    #[error("device: {0}")]
+    Device(String),
 }
 
 /// A way to compute MSMs: the CPU engines of this crate (through [`MsmConfig`]), or a

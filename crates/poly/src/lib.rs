@@ -60,10 +60,13 @@ pub enum PolyError {
     DuplicatePoint,
     #[error("division by zero: {0}")]
     DivisionByZero(&'static str),
+    /// A device transform's driver or kernel failed (the message names which).
+    #[error("device: {0}")]
+    Device(String),
 }
 
 /// `got == expected`, else [`PolyError::LengthMismatch`].
-pub(crate) fn check_len(expected: usize, got: usize) -> Result<(), PolyError> {
+pub fn check_len(expected: usize, got: usize) -> Result<(), PolyError> {
     if got != expected {
         return Err(PolyError::LengthMismatch { expected, got });
     }

@@ -1,0 +1,53 @@
+/* MSM, shared part (cuZK §4 as a sparse matrix): each scalar's signed c-bit digits are the
+ * nonzeros of its row of the (windows·buckets) × points matrix; counting them per bucket
+ * and scattering point indices into the counted slots builds the transpose in CSR form,
+ * one row per bucket, without a sort. Entries carry the digit's sign in bit 31. */
+#define FZ_NO_DIGIT 0xFFFFFFFFu
+#define FZ_SIGN 0x80000000u
+
+/* Scalars are canonical, four little-endian limbs each. digits[w·n + i] is bucket key
+ * w·B + |d| − 1 with the sign bit, or FZ_NO_DIGIT; counts[key] counts the digits. */
+KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 c, u32 windows,
+                     GLOBAL u32 *digits, GLOBAL u32 *counts) {
+  u64 i = GLOBAL_ID();
+  if (i >= n) return;
+  u64 k[4];
+  for (int j = 0; j < 4; j++) k[j] = scalars[4 * i + j];
+  u32 half_range = 1u << (c - 1);
+  u32 full = 1u << c;
+  u32 carry = 0;
+  for (u32 w = 0; w < windows; w++) {
+    u32 bit = w * c;
+    u32 limb = bit >> 6, off = bit & 63;
+    u64 v = limb < 4 ? k[limb] >> off : 0;
+    if (off + c > 64 && limb + 1 < 4) v |= k[limb + 1] << (64 - off);
+    u32 d = (u32)(v & (u64)(full - 1)) + carry;
+    u32 sign = 0;
+    carry = 0;
+    if (d > half_range) {
+      d = full - d;
+      sign = FZ_SIGN;
+      carry = 1;
+    }
+    u32 entry = FZ_NO_DIGIT;
+    if (d != 0) {
+      u32 key = w * half_range + d - 1;
+      ATOMIC_INC_U32(&counts[key]);
+      entry = key | sign;
+    }
+    digits[(u64)w * n + i] = entry;
+  }
+}
+
+/* cursor starts as the exclusive prefix sums of counts; each digit takes the next slot of
+ * its bucket's row. The order inside a row varies between runs; the sum does not. */
+KERNEL fz_msm_scatter(GLOBAL const u32 *digits, u32 n, u32 windows, GLOBAL u32 *cursor,
+                      GLOBAL u32 *entries) {
+  u64 t = GLOBAL_ID();
+  if (t >= (u64)n * windows) return;
+  u32 e = digits[t];
+  if (e == FZ_NO_DIGIT) return;
+  u32 point = (u32)(t % n);
+  u32 slot = ATOMIC_INC_U32(&cursor[e & ~FZ_SIGN]);
+  entries[slot] = point | (e & FZ_SIGN);
+}

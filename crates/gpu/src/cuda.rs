@@ -1,0 +1,241 @@
+//! The CUDA side of the runtime (`cudarc`: the driver and NVRTC opened at run time, so a
+//! build needs no CUDA). Kernels are compiled by NVRTC for the device's architecture and
+//! the PTX is cached on disk.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute as Attr;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
+    PushKernelArg,
+};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
+
+use crate::error::GpuError;
+use crate::runtime::{Arg, BufferImp, DeviceInfo};
+use crate::{cache, Backend};
+
+const B: Backend = Backend::Cuda;
+/// Threads per block for every launch (kernels are written for any block size).
+const BLOCK: u32 = 256;
+
+fn driver(what: &str, e: DriverError) -> GpuError {
+    GpuError::Driver {
+        backend: B,
+        what: what.into(),
+        why: e.to_string(),
+    }
+}
+
+/// Whether the driver library can be loaded (cudarc would otherwise panic on first use).
+fn driver_present() -> Result<(), GpuError> {
+    // SAFETY: only tries to open the shared library; no CUDA call is made.
+    if unsafe { cudarc::driver::sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(GpuError::NoDriver {
+            backend: B,
+            what: "the CUDA driver library (libcuda.so.1) could not be loaded: no NVIDIA \
+                   driver on this machine"
+                .into(),
+        })
+    }
+}
+
+/// Whether NVRTC can be loaded.
+pub fn nvrtc_present() -> Result<(), GpuError> {
+    // SAFETY: only tries to open the shared library.
+    if unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(GpuError::NoDriver {
+            backend: B,
+            what: "NVRTC (libnvrtc.so.13) could not be loaded: install the CUDA 13 toolkit \
+                   or pip's nvidia-cuda-nvrtc and put its lib folder on LD_LIBRARY_PATH"
+                .into(),
+        })
+    }
+}
+
+/// `source` compiled to PTX by NVRTC for `arch` (`sm_90`, say), without a device.
+pub fn compile_ptx(source: &str, arch: &'static str) -> Result<String, GpuError> {
+    nvrtc_present()?;
+    let opts = CompileOptions {
+        arch: Some(arch),
+        options: vec!["--std=c++17".into()],
+        ..Default::default()
+    };
+    compile_ptx_with_opts(source, opts)
+        .map(|p| p.to_src())
+        .map_err(|e| GpuError::Build {
+            backend: B,
+            device: arch.to_string(),
+            log: format!("{e:?}"),
+        })
+}
+
+pub(crate) fn devices() -> Result<Vec<DeviceInfo>, GpuError> {
+    driver_present()?;
+    let n = CudaContext::device_count().map_err(|e| driver("counting devices", e))?;
+    (0..n.max(0) as usize)
+        .map(|i| {
+            CudaContext::new(i)
+                .map_err(|e| driver("opening a device", e))
+                .map(|c| describe(i, &c))
+        })
+        .collect()
+}
+
+fn describe(index: usize, ctx: &Arc<CudaContext>) -> DeviceInfo {
+    let attr = |a| ctx.attribute(a).unwrap_or(0);
+    let (major, minor) = (
+        attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+        attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+    );
+    DeviceInfo {
+        backend: B,
+        index,
+        name: ctx.name().unwrap_or_default(),
+        platform: format!("compute capability {major}.{minor}"),
+        driver: String::new(),
+        memory: ctx.total_mem().unwrap_or(0) as u64,
+        compute_units: attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(0) as u32,
+    }
+}
+
+pub(crate) struct CuDevice {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    arch: &'static str,
+    name: String,
+}
+
+pub(crate) struct CuBuffer(CudaSlice<u8>);
+pub(crate) struct CuProgram(Arc<CudaModule>);
+
+impl CuDevice {
+    pub(crate) fn open(index: usize) -> Result<(DeviceInfo, Self), GpuError> {
+        driver_present()?;
+        let found = CudaContext::device_count().map_err(|e| driver("counting devices", e))?;
+        if index >= found.max(0) as usize {
+            return Err(GpuError::NoDevice {
+                backend: B,
+                index,
+                found: found.max(0) as usize,
+            });
+        }
+        let ctx = CudaContext::new(index).map_err(|e| driver("opening a device", e))?;
+        let info = describe(index, &ctx);
+        let attr = |a| ctx.attribute(a).unwrap_or(0);
+        // One short string per opened device, kept for NVRTC's `&'static` option.
+        let arch: &'static str = Box::leak(
+            format!(
+                "sm_{}{}",
+                attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+            )
+            .into_boxed_str(),
+        );
+        let stream = ctx.default_stream();
+        let name = info.name.clone();
+        Ok((
+            info,
+            Self {
+                ctx,
+                stream,
+                arch,
+                name,
+            },
+        ))
+    }
+
+    pub(crate) fn build(&self, source: &str) -> Result<CuProgram, GpuError> {
+        let key = cache::key(source, &format!("cuda|{}|{}", self.name, self.arch));
+        let ptx = match cache::load(&key, "ptx").and_then(|b| String::from_utf8(b).ok()) {
+            Some(p) => p,
+            None => {
+                let p = compile_ptx(source, self.arch)?;
+                cache::store(&key, "ptx", p.as_bytes());
+                p
+            }
+        };
+        let m = self
+            .ctx
+            .load_module(Ptx::from_src(ptx))
+            .map_err(|e| driver("loading a module", e))?;
+        Ok(CuProgram(m))
+    }
+
+    pub(crate) fn alloc(&self, bytes: usize) -> Result<CuBuffer, GpuError> {
+        self.stream
+            .alloc_zeros::<u8>(bytes.max(8))
+            .map(CuBuffer)
+            .map_err(|e| GpuError::Alloc {
+                backend: B,
+                device: self.name.clone(),
+                bytes,
+                why: e.to_string(),
+            })
+    }
+
+    pub(crate) fn write(&self, b: &mut CuBuffer, bytes: &[u8]) -> Result<(), GpuError> {
+        let mut dst = b.0.slice_mut(0..bytes.len());
+        self.stream
+            .memcpy_htod(bytes, &mut dst)
+            .map_err(|e| driver("writing a buffer", e))?;
+        self.finish()
+    }
+
+    pub(crate) fn read(&self, b: &CuBuffer, out: &mut [u8]) -> Result<(), GpuError> {
+        let src = b.0.slice(0..out.len());
+        self.stream
+            .memcpy_dtoh(&src, out)
+            .map_err(|e| driver("reading a buffer", e))?;
+        self.finish()
+    }
+
+    pub(crate) fn launch(
+        &self,
+        p: &CuProgram,
+        name: &str,
+        threads: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        let f: CudaFunction =
+            p.0.load_function(name)
+                .map_err(|e| driver(&format!("finding kernel {name}"), e))?;
+        let mut run = self.stream.launch_builder(&f);
+        for a in args {
+            match a {
+                Arg::Buf(b) => match &b.imp {
+                    BufferImp::Cu(c) => run.arg(&c.0),
+                    BufferImp::Cl(_) => {
+                        return Err(GpuError::Unsupported(
+                            "an OpenCL buffer passed to a CUDA kernel".into(),
+                        ))
+                    }
+                },
+                Arg::U32(v) => run.arg(v),
+                Arg::U64(v) => run.arg(v),
+            };
+        }
+        let blocks = u32::try_from(threads.div_ceil(BLOCK as usize))
+            .map_err(|_| GpuError::Unsupported(format!("{threads} threads in one launch")))?;
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: the arguments match the kernel's parameters in order and C type, and
+        // the kernel checks its index against its bounds.
+        unsafe { run.launch(cfg) }
+            .map(drop)
+            .map_err(|e| driver(&format!("launching {name}"), e))
+    }
+
+    pub(crate) fn finish(&self) -> Result<(), GpuError> {
+        self.stream
+            .synchronize()
+            .map_err(|e| driver("waiting for the stream", e))
+    }
+}

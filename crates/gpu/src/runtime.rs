@@ -1,0 +1,274 @@
+//! Devices found at run time, their buffers, programs and launches, on CUDA (`cudarc`,
+//! driver and NVRTC loaded dynamically) or OpenCL (`opencl3`, ICD loader loaded
+//! dynamically). Kernels are compiled at first use for the device and cached in memory
+//! and on disk ([`crate::cache`]). Every driver failure is a [`GpuError`] naming it.
+//!
+//! Work on a device is issued on one in-order queue (an OpenCL command queue, a CUDA
+//! stream); reads block until the queue has run what was issued before them.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use crate::error::GpuError;
+use crate::{cuda, opencl};
+
+/// A device API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Cuda,
+    OpenCl,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Cuda => "cuda",
+            Backend::OpenCl => "opencl",
+        })
+    }
+}
+
+/// What a device is, as its driver reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub backend: Backend,
+    /// Index among the backend's devices (across platforms for OpenCL).
+    pub index: usize,
+    pub name: String,
+    /// The OpenCL platform, or the CUDA compute capability.
+    pub platform: String,
+    /// Driver version, as reported.
+    pub driver: String,
+    /// Global memory in bytes.
+    pub memory: u64,
+    pub compute_units: u32,
+}
+
+impl fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: {} ({}; {} compute units, {:.1} GiB; driver {})",
+            self.backend,
+            self.index,
+            self.name,
+            self.platform,
+            self.compute_units,
+            self.memory as f64 / (1u64 << 30) as f64,
+            self.driver
+        )
+    }
+}
+
+/// The devices `backend` offers; an error when its driver cannot be loaded.
+pub fn devices(backend: Backend) -> Result<Vec<DeviceInfo>, GpuError> {
+    match backend {
+        Backend::Cuda => cuda::devices(),
+        Backend::OpenCl => opencl::devices(),
+    }
+}
+
+/// A buffer in a device's memory (bytes; typed by the kernels that read it).
+pub struct Buffer {
+    pub(crate) imp: BufferImp,
+    len: usize,
+}
+
+pub(crate) enum BufferImp {
+    Cl(opencl::ClBuffer),
+    Cu(cuda::CuBuffer),
+}
+
+impl Buffer {
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A kernel argument: a buffer or a scalar of the kernel's C type.
+#[derive(Clone, Copy)]
+pub enum Arg<'a> {
+    Buf(&'a Buffer),
+    U32(u32),
+    U64(u64),
+}
+
+/// A compiled program: the kernels of one source on one device.
+pub struct Program {
+    pub(crate) imp: ProgramImp,
+}
+
+pub(crate) enum ProgramImp {
+    Cl(opencl::ClProgram),
+    Cu(cuda::CuProgram),
+}
+
+/// An opened device with its queue and its compiled programs.
+pub struct Device {
+    info: DeviceInfo,
+    imp: DeviceImp,
+    programs: Mutex<HashMap<blake3::Hash, Arc<Program>>>,
+}
+
+enum DeviceImp {
+    Cl(opencl::ClDevice),
+    Cu(cuda::CuDevice),
+}
+
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Device({})", self.info)
+    }
+}
+
+/// Plain words that cross to a device as they are.
+pub trait Word: bytemuck::Pod {}
+impl Word for u32 {}
+impl Word for u64 {}
+
+impl Device {
+    /// Device `index` of `backend`.
+    pub fn open(backend: Backend, index: usize) -> Result<Self, GpuError> {
+        let (info, imp) = match backend {
+            Backend::Cuda => {
+                let (info, d) = cuda::CuDevice::open(index)?;
+                (info, DeviceImp::Cu(d))
+            }
+            Backend::OpenCl => {
+                let (info, d) = opencl::ClDevice::open(index)?;
+                (info, DeviceImp::Cl(d))
+            }
+        };
+        Ok(Self {
+            info,
+            imp,
+            programs: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Every device of `backend` (none when its driver is missing).
+    pub fn all(backend: Backend) -> Vec<Self> {
+        let n = devices(backend).map(|d| d.len()).unwrap_or(0);
+        (0..n).filter_map(|i| Self::open(backend, i).ok()).collect()
+    }
+
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// `source` compiled for this device, once per process and, across runs, once per
+    /// source, device and compiler version.
+    pub fn program(&self, source: &str) -> Result<Arc<Program>, GpuError> {
+        let h = blake3::hash(source.as_bytes());
+        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = programs.get(&h) {
+            return Ok(p.clone());
+        }
+        let imp = match &self.imp {
+            DeviceImp::Cl(d) => ProgramImp::Cl(d.build(source)?),
+            DeviceImp::Cu(d) => ProgramImp::Cu(d.build(source)?),
+        };
+        let p = Arc::new(Program { imp });
+        programs.insert(h, p.clone());
+        Ok(p)
+    }
+
+    /// A zero-filled buffer of `bytes` bytes.
+    pub fn alloc(&self, bytes: usize) -> Result<Buffer, GpuError> {
+        let imp = match &self.imp {
+            DeviceImp::Cl(d) => BufferImp::Cl(d.alloc(bytes)?),
+            DeviceImp::Cu(d) => BufferImp::Cu(d.alloc(bytes)?),
+        };
+        Ok(Buffer { imp, len: bytes })
+    }
+
+    /// A buffer holding `data`.
+    pub fn upload<T: Word>(&self, data: &[T]) -> Result<Buffer, GpuError> {
+        let mut b = self.alloc(size_of_val(data))?;
+        self.write(&mut b, data)?;
+        Ok(b)
+    }
+
+    /// Overwrites the start of `buf` with `data`.
+    pub fn write<T: Word>(&self, buf: &mut Buffer, data: &[T]) -> Result<(), GpuError> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        if bytes.len() > buf.len {
+            return Err(GpuError::Unsupported(format!(
+                "writing {} bytes into a buffer of {}",
+                bytes.len(),
+                buf.len
+            )));
+        }
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match (&self.imp, &mut buf.imp) {
+            (DeviceImp::Cl(d), BufferImp::Cl(b)) => d.write(b, bytes),
+            (DeviceImp::Cu(d), BufferImp::Cu(b)) => d.write(b, bytes),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// The start of `buf` into `out`, after everything issued before.
+    pub fn read<T: Word>(&self, buf: &Buffer, out: &mut [T]) -> Result<(), GpuError> {
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
+        if bytes.len() > buf.len {
+            return Err(GpuError::Unsupported(format!(
+                "reading {} bytes from a buffer of {}",
+                bytes.len(),
+                buf.len
+            )));
+        }
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match (&self.imp, &buf.imp) {
+            (DeviceImp::Cl(d), BufferImp::Cl(b)) => d.read(b, bytes),
+            (DeviceImp::Cu(d), BufferImp::Cu(b)) => d.read(b, bytes),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// `read` into a new vector of `len` words.
+    pub fn read_vec<T: Word>(&self, buf: &Buffer, len: usize) -> Result<Vec<T>, GpuError> {
+        let mut v = vec![T::zeroed(); len];
+        self.read(buf, &mut v)?;
+        Ok(v)
+    }
+
+    /// Runs `kernel` of `program` on `threads` threads (kernels check their own bounds);
+    /// nothing when `threads` is zero.
+    pub fn launch(
+        &self,
+        program: &Program,
+        kernel: &str,
+        threads: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        if threads == 0 {
+            return Ok(());
+        }
+        match (&self.imp, &program.imp) {
+            (DeviceImp::Cl(d), ProgramImp::Cl(p)) => d.launch(p, kernel, threads, args),
+            (DeviceImp::Cu(d), ProgramImp::Cu(p)) => d.launch(p, kernel, threads, args),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Waits until everything issued has run.
+    pub fn finish(&self) -> Result<(), GpuError> {
+        match &self.imp {
+            DeviceImp::Cl(d) => d.finish(),
+            DeviceImp::Cu(d) => d.finish(),
+        }
+    }
+}
+
+fn foreign() -> GpuError {
+    GpuError::Unsupported("a buffer or program of another device".into())
+}

@@ -1,0 +1,336 @@
+//! Every kernel against the CPU: field arithmetic, group formulas, the MSM suite and the
+//! NTT suite, on the first OpenCL device (PoCL in CI; `FASTZK_TEST_OPENCL_DEVICE=i` picks
+//! another). Checks that need a device or NVRTC are reported ignored, with the reason,
+//! where there is none. The errors a machine without a driver gives are checked too.
+
+use std::sync::{Arc, OnceLock};
+
+use fastzk_curve::{bls12_381, bn254, Affine, Jacobian};
+use fastzk_field::{Goldilocks, GoldilocksExt2, GoldilocksExt3};
+use fastzk_gpu::source::{
+    affine_words, from_words, jacobian_from_words, to_words, xyzz_from_words,
+};
+use fastzk_gpu::{
+    Arg, Backend, Device, DeviceCurve, DeviceField, DeviceMsm, DeviceNtt, GpuError, Source,
+};
+use fastzk_testing::gen::{edge_elements, elements, points, rng};
+use fastzk_testing::Trials;
+
+fn opencl() -> Result<Arc<Device>, String> {
+    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+    DEV.get_or_init(|| {
+        let i = std::env::var("FASTZK_TEST_OPENCL_DEVICE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        Device::open(Backend::OpenCl, i)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+fn opencl_available() -> Result<(), &'static str> {
+    opencl()
+        .map(drop)
+        .map_err(|_| "no OpenCL device (install pocl-opencl-icd)")
+}
+
+fn device() -> Arc<Device> {
+    opencl().expect("checked by the trial")
+}
+
+/// a + b, a − b, a·b, a², −a on the device for every pair, against the host.
+fn field_arith<F: DeviceField>() {
+    let d = device();
+    let mut r = rng(7);
+    let mut a: Vec<F> = elements(&mut r, 200);
+    let mut b: Vec<F> = elements(&mut r, 200);
+    for x in edge_elements::<F>() {
+        for y in edge_elements::<F>() {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let mut src = Source::new();
+    src.field_checks::<F>();
+    let prog = d.program(src.text()).unwrap();
+    let (ab, bb) = (
+        d.upload(&to_words(&a)).unwrap(),
+        d.upload(&to_words(&b)).unwrap(),
+    );
+    let out = d.alloc(8 * 5 * F::WORDS * a.len()).unwrap();
+    d.launch(
+        &prog,
+        &format!("{}_check_arith", F::DEVICE_NAME),
+        a.len(),
+        &[
+            Arg::Buf(&ab),
+            Arg::Buf(&bb),
+            Arg::U32(a.len() as u32),
+            Arg::Buf(&out),
+        ],
+    )
+    .unwrap();
+    let got: Vec<F> = from_words(&d.read_vec(&out, 5 * F::WORDS * a.len()).unwrap());
+    for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
+        let want = [x + y, x - y, x * y, x.square(), -x];
+        assert_eq!(
+            got[5 * i..5 * i + 5],
+            want,
+            "{} pair {i}: {x:?}, {y:?}",
+            F::DEVICE_NAME
+        );
+    }
+}
+
+/// The XYZZ and Jacobian formulas on random, equal and opposite pairs.
+fn group_formulas<C: DeviceCurve>() {
+    let d = device();
+    let ps = points::<C>(40, 3);
+    let qs = points::<C>(40, 4);
+    let mut p: Vec<Affine<C>> = ps.clone();
+    let mut q: Vec<Affine<C>> = qs;
+    p.extend_from_slice(&ps[..5]);
+    q.extend_from_slice(&ps[..5]); // p = q: the doubling path
+    p.extend_from_slice(&ps[5..10]);
+    q.extend(ps[5..10].iter().map(|x| -*x)); // q = −p: the identity
+    let n = p.len();
+    let words = |v: &[Affine<C>]| {
+        let mut w = Vec::new();
+        v.iter().for_each(|x| affine_words(x, &mut w));
+        w
+    };
+    let mut src = Source::new();
+    src.msm::<C>();
+    let prog = d.program(src.text()).unwrap();
+    let (pb, qb) = (d.upload(&words(&p)).unwrap(), d.upload(&words(&q)).unwrap());
+    let k = C::Base::WORDS;
+    let xo = d.alloc(8 * 5 * 4 * k * n).unwrap();
+    let jo = d.alloc(8 * 4 * 3 * k * n).unwrap();
+    d.launch(
+        &prog,
+        &format!("{}_check_formulas", C::DEVICE_NAME),
+        n,
+        &[
+            Arg::Buf(&pb),
+            Arg::Buf(&qb),
+            Arg::U32(n as u32),
+            Arg::Buf(&xo),
+            Arg::Buf(&jo),
+        ],
+    )
+    .unwrap();
+    let xs: Vec<u64> = d.read_vec(&xo, 5 * 4 * k * n).unwrap();
+    let js: Vec<u64> = d.read_vec(&jo, 4 * 3 * k * n).unwrap();
+    for i in 0..n {
+        let (a, b) = (p[i].to_jacobian(), q[i].to_jacobian());
+        let s = a + b;
+        let want_x = [
+            s,
+            a.double(),
+            s + b.double(),
+            s.double(),
+            Jacobian::identity(),
+        ];
+        for (j, w) in want_x.iter().enumerate() {
+            let at = (5 * i + j) * 4 * k;
+            let got = xyzz_from_words::<C>(&xs[at..at + 4 * k]).to_jacobian();
+            assert_eq!(got, *w, "{} xyzz formula {j}, pair {i}", C::DEVICE_NAME);
+        }
+        let want_j = [s, s.double(), s + b.double(), s.double()];
+        for (j, w) in want_j.iter().enumerate() {
+            let at = (4 * i + j) * 3 * k;
+            assert_eq!(
+                jacobian_from_words::<C>(&js[at..at + 3 * k]),
+                *w,
+                "{} jacobian formula {j}, pair {i}",
+                C::DEVICE_NAME
+            );
+        }
+    }
+}
+
+/// The MSM conformance suite with the device engine (default and small windows).
+fn msm_suite<C: DeviceCurve>(n: usize) {
+    let engines = vec![
+        DeviceMsm::new(device()),
+        DeviceMsm::new(device()).with_window(3).unwrap(),
+    ];
+    fastzk_testing::msm::every_shape::<C, _>(&engines, n);
+    fastzk_testing::msm::small_random_inputs::<C, _>(&engines, 12);
+    fastzk_testing::msm::length_mismatch_is_an_error::<C, _>(&engines);
+}
+
+/// The NTT conformance suite with the device transform.
+fn ntt_suite<F: DeviceField + fastzk_field::NttField>(max_log: u32) {
+    let make = |k| DeviceNtt::<F>::with_log_size(device(), k).unwrap();
+    fastzk_testing::ntt::matches_naive_dft(make, max_log);
+    fastzk_testing::ntt::batches_match_single(&make(5), 3);
+    fastzk_testing::ntt::round_trips(make, max_log + 2);
+    fastzk_testing::ntt::spot_check(&make(12));
+}
+
+/// Every kernel source there is, for the NVRTC check.
+fn all_sources() -> String {
+    let mut s = Source::new();
+    s.field_checks::<fastzk_field::bn254::Fr>()
+        .field_checks::<fastzk_field::bn254::Fq2>()
+        .field_checks::<fastzk_field::bls12_381::Fr>()
+        .field_checks::<fastzk_field::bls12_381::Fq2>()
+        .field_checks::<Goldilocks>()
+        .field_checks::<GoldilocksExt2>()
+        .field_checks::<GoldilocksExt3>()
+        .msm::<bn254::G1Config>()
+        .msm::<bn254::G2Config>()
+        .msm::<bls12_381::G1Config>()
+        .msm::<bls12_381::G2Config>()
+        .ntt::<fastzk_field::bn254::Fr>()
+        .ntt::<fastzk_field::bls12_381::Fr>()
+        .ntt::<Goldilocks>();
+    s.text().to_string()
+}
+
+/// NVRTC compiles every kernel for sm_80 and sm_90; ptxas (FASTZK_PTXAS or on PATH)
+/// assembles the PTX.
+fn nvrtc_compiles_everything() {
+    let src = all_sources();
+    for arch in ["sm_80", "sm_90"] {
+        let ptx = fastzk_gpu::cuda::compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            ptx.contains(".entry bn254_g1_msm_chunk_sums"),
+            "{arch}: kernel missing"
+        );
+        let ptxas = std::env::var("FASTZK_PTXAS").unwrap_or_else(|_| "ptxas".into());
+        let dir = std::env::temp_dir().join(format!("fastzk-ptx-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("all-{arch}.ptx"));
+        std::fs::write(&file, &ptx).unwrap();
+        match std::process::Command::new(&ptxas)
+            .args([&format!("-arch={arch}"), "-o"])
+            .arg(dir.join(format!("all-{arch}.cubin")))
+            .arg(&file)
+            .output()
+        {
+            Ok(o) => assert!(
+                o.status.success(),
+                "ptxas {arch}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ),
+            Err(e) => println!("ptxas not run ({ptxas}: {e}); PTX from NVRTC only"),
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+fn nvrtc_available() -> Result<(), &'static str> {
+    fastzk_gpu::cuda::nvrtc_present()
+        .map_err(|_| "NVRTC not found (pip nvidia-cuda-nvrtc, on LD_LIBRARY_PATH)")
+}
+
+fn main() {
+    let mut t = Trials::default();
+    let cl = opencl_available;
+    t.when(
+        "field::bn254_fr",
+        cl(),
+        field_arith::<fastzk_field::bn254::Fr>,
+    );
+    t.when(
+        "field::bn254_fq",
+        cl(),
+        field_arith::<fastzk_field::bn254::Fq>,
+    );
+    t.when(
+        "field::bn254_fq2",
+        cl(),
+        field_arith::<fastzk_field::bn254::Fq2>,
+    );
+    t.when(
+        "field::bls12_381_fr",
+        cl(),
+        field_arith::<fastzk_field::bls12_381::Fr>,
+    );
+    t.when(
+        "field::bls12_381_fq",
+        cl(),
+        field_arith::<fastzk_field::bls12_381::Fq>,
+    );
+    t.when(
+        "field::bls12_381_fq2",
+        cl(),
+        field_arith::<fastzk_field::bls12_381::Fq2>,
+    );
+    t.when("field::goldilocks", cl(), field_arith::<Goldilocks>);
+    t.when(
+        "field::goldilocks_ext2",
+        cl(),
+        field_arith::<GoldilocksExt2>,
+    );
+    t.when(
+        "field::goldilocks_ext3",
+        cl(),
+        field_arith::<GoldilocksExt3>,
+    );
+    t.when("group::bn254_g1", cl(), group_formulas::<bn254::G1Config>);
+    t.when("group::bn254_g2", cl(), group_formulas::<bn254::G2Config>);
+    t.when(
+        "group::bls12_381_g1",
+        cl(),
+        group_formulas::<bls12_381::G1Config>,
+    );
+    t.when(
+        "group::bls12_381_g2",
+        cl(),
+        group_formulas::<bls12_381::G2Config>,
+    );
+    t.when("msm::bn254_g1", cl(), || msm_suite::<bn254::G1Config>(300));
+    t.when("msm::bn254_g2", cl(), || msm_suite::<bn254::G2Config>(64));
+    t.when("msm::bls12_381_g1", cl(), || {
+        msm_suite::<bls12_381::G1Config>(200)
+    });
+    t.when("msm::bls12_381_g2", cl(), || {
+        msm_suite::<bls12_381::G2Config>(48)
+    });
+    t.when("ntt::bn254_fr", cl(), || {
+        ntt_suite::<fastzk_field::bn254::Fr>(8)
+    });
+    t.when("ntt::bls12_381_fr", cl(), || {
+        ntt_suite::<fastzk_field::bls12_381::Fr>(8)
+    });
+    t.when("ntt::goldilocks", cl(), || ntt_suite::<Goldilocks>(8));
+    t.when("errors::no_such_device", cl(), || {
+        let found = fastzk_gpu::devices(Backend::OpenCl).unwrap().len();
+        match Device::open(Backend::OpenCl, found) {
+            Err(GpuError::NoDevice { index, .. }) => assert_eq!(index, found),
+            other => panic!("expected NoDevice, got {other:?}"),
+        }
+    });
+    t.when("errors::build_log", cl(), || {
+        match device().program("KERNEL broken(GLOBAL u64 *a) { a[0] = undefined_name; }") {
+            Err(GpuError::Build { log, .. }) => assert!(log.contains("undefined_name"), "{log}"),
+            Err(e) => panic!("expected a build error, got {e}"),
+            Ok(_) => panic!("a broken kernel compiled"),
+        }
+    });
+    t.plain("errors::cuda_without_driver", || {
+        // On a machine with an NVIDIA driver this opens a device instead, which is fine.
+        if let Err(e) = Device::open(Backend::Cuda, 0) {
+            let msg = e.to_string();
+            assert!(msg.starts_with("cuda: "), "{msg}");
+            assert!(
+                matches!(
+                    e,
+                    GpuError::NoDriver { .. } | GpuError::NoDevice { .. } | GpuError::Driver { .. }
+                ),
+                "{msg}"
+            );
+        }
+    });
+    t.when(
+        "nvrtc::compiles_every_kernel",
+        nvrtc_available(),
+        nvrtc_compiles_everything,
+    );
+    t.run()
+}
