@@ -153,6 +153,29 @@ for c in "${CIRCUITS[@]}"; do
   expect 0 "$c:snarkjs-verifies-fastzk-proof-threads2" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/fz2_public.json" "$d/fz2_proof.json"
 
+  # The NTTs and MSMs on a device: an OpenCL device (PoCL in CI) when there is one;
+  # --device auto proves (on a GPU, or on the CPU when there is none).
+  if "$FASTZK" info | grep -q '^opencl 0:'; then
+    expect 0 "$c:fastzk-prove-device-opencl" \
+      "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/cl_proof.json" "$d/cl_public.json" --device opencl
+    expect 0 "$c:snarkjs-verifies-fastzk-device-opencl-proof" \
+      "$SNARKJS" groth16 verify "$d/vk.json" "$d/cl_public.json" "$d/cl_proof.json"
+  else
+    echo "SKIP $c:fastzk-prove-device-opencl (no OpenCL device; install pocl-opencl-icd)"
+  fi
+  # No NVIDIA driver: --device cuda is a clear error, not a panic and not a CPU proof.
+  if "$FASTZK" info | grep -q '^cuda: no driver'; then
+    expect 2 "$c:fastzk-prove-device-cuda-without-driver" \
+      "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/cu_proof.json" "$d/cu_public.json" --device cuda
+    if grep -q "cuda: no driver" "$LOGS/$c:fastzk-prove-device-cuda-without-driver.log"; then
+      pass "$c:device-cuda-error-names-the-driver"
+    else fail "$c:device-cuda-error-names-the-driver"; fi
+  fi
+  expect 0 "$c:fastzk-prove-device-auto" \
+    "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/auto_proof.json" "$d/auto_public.json" --device auto
+  expect 0 "$c:snarkjs-verifies-fastzk-device-auto-proof" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/auto_public.json" "$d/auto_proof.json"
+
   # Node-free pipeline: fastzk's witness equals snarkjs'; fullprove verifies.
   expect 0 "$c:fastzk-witness-calculate" \
     "$FASTZK" witness calculate "$B/${c}_js/$c.wasm" "circuits/$c.input.json" "$d/fz.wtns"

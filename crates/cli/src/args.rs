@@ -145,6 +145,10 @@ pub struct ProveArgs {
     /// Print the time of each phase (each round and MSM for Plonk) to stderr.
     #[arg(long)]
     pub timings: bool,
+    /// Where the NTTs and MSMs run: cpu, cuda, opencl (the first device of that API), or
+    /// auto (the first GPU found, else the CPU). Groth16 only.
+    #[arg(long, default_value = "cpu")]
+    pub device: fastzk_gpu::DeviceChoice,
 }
 
 /// What every `fullprove` takes (snarkjs' argument order): the witness is computed from
@@ -168,6 +172,10 @@ pub struct FullproveArgs {
     /// Print the time of each phase to stderr.
     #[arg(long)]
     pub timings: bool,
+    /// Where the NTTs and MSMs run: cpu, cuda, opencl (the first device of that API), or
+    /// auto (the first GPU found, else the CPU). Groth16 only.
+    #[arg(long, default_value = "cpu")]
+    pub device: fastzk_gpu::DeviceChoice,
 }
 
 /// Where a prover's witness comes from.
@@ -189,6 +197,7 @@ pub struct ProveJob {
     pub r1cs: Option<PathBuf>,
     pub trusted_key: bool,
     pub timings: bool,
+    pub device: fastzk_gpu::DeviceChoice,
 }
 
 impl From<&ProveArgs> for ProveJob {
@@ -201,6 +210,7 @@ impl From<&ProveArgs> for ProveJob {
             r1cs: a.r1cs.clone(),
             trusted_key: a.trusted_key,
             timings: a.timings,
+            device: a.device,
         }
     }
 }
@@ -218,6 +228,7 @@ impl From<&FullproveArgs> for ProveJob {
             r1cs: a.r1cs.clone(),
             trusted_key: a.trusted_key,
             timings: a.timings,
+            device: a.device,
         }
     }
 }

@@ -100,6 +100,7 @@ fn describe(index: usize, ctx: &Arc<CudaContext>) -> DeviceInfo {
         driver: String::new(),
         memory: ctx.total_mem().unwrap_or(0) as u64,
         compute_units: attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(0) as u32,
+        gpu: true,
     }
 }
 

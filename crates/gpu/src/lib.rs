@@ -13,6 +13,7 @@
 mod cache;
 pub mod cuda;
 mod error;
+pub mod groth16;
 pub mod msm;
 pub mod ntt;
 mod opencl;
@@ -22,7 +23,7 @@ pub mod source;
 pub use error::GpuError;
 pub use msm::DeviceMsm;
 pub use ntt::DeviceNtt;
-pub use runtime::{devices, Arg, Backend, Buffer, Device, DeviceInfo, Program};
+pub use runtime::{devices, Arg, Backend, Buffer, Device, DeviceChoice, DeviceInfo, Program};
 pub use source::{DeviceCurve, DeviceField, Source};
 
 /// The first device of `backend`, opened.

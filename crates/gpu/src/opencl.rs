@@ -5,7 +5,7 @@ use std::ptr;
 
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::device::{Device as ClDev, CL_DEVICE_TYPE_ALL};
+use opencl3::device::{Device as ClDev, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_GPU};
 use opencl3::error_codes::{ClError, DLOPEN_FUNCTION_NOT_AVAILABLE, DLOPEN_RUNTIME_LOAD_FAILED};
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer as ClMemBuffer, ClMem, CL_MEM_READ_WRITE};
@@ -18,6 +18,8 @@ use crate::runtime::{Arg, BufferImp, DeviceInfo};
 use crate::{cache, Backend};
 
 const B: Backend = Backend::OpenCl;
+/// Work-items per work-group for every launch (kernels check their own bounds).
+const GROUP: usize = 64;
 
 fn driver(what: &str, e: ClError) -> GpuError {
     if e.0 == DLOPEN_RUNTIME_LOAD_FAILED || e.0 == DLOPEN_FUNCTION_NOT_AVAILABLE {
@@ -59,6 +61,7 @@ fn describe(index: usize, id: cl_device_id, platform: String) -> DeviceInfo {
         driver: d.driver_version().unwrap_or_default(),
         memory: d.global_mem_size().unwrap_or(0),
         compute_units: d.max_compute_units().unwrap_or(0),
+        gpu: d.dev_type().is_ok_and(|t| t & CL_DEVICE_TYPE_GPU != 0),
     }
 }
 
@@ -222,7 +225,11 @@ impl ClDevice {
                 };
             }
         }
-        run.set_global_work_size(threads);
+        // A fixed work-group size: left to the driver, PoCL picks groups as large as a
+        // prime factor of the size, and the private state of that many XYZZ accumulators
+        // (384 bytes each in BLS12-381 G2) overflows its worker's stack.
+        run.set_local_work_size(GROUP);
+        run.set_global_work_size(threads.next_multiple_of(GROUP));
         // SAFETY: every argument is set; the kernel checks its index against its bounds.
         unsafe { run.enqueue_nd_range(&self.queue) }
             .map(drop)

@@ -43,16 +43,20 @@ pub struct DeviceInfo {
     /// Global memory in bytes.
     pub memory: u64,
     pub compute_units: u32,
+    /// A GPU (every CUDA device; OpenCL devices of type GPU), not a CPU or accelerator
+    /// runtime such as PoCL: what `--device auto` may choose.
+    pub gpu: bool,
 }
 
 impl fmt::Display for DeviceInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {}: {} ({}; {} compute units, {:.1} GiB; driver {})",
+            "{} {}: {}{} ({}; {} compute units, {:.1} GiB; driver {})",
             self.backend,
             self.index,
             self.name,
+            if self.gpu { "" } else { " [not a GPU]" },
             self.platform,
             self.compute_units,
             self.memory as f64 / (1u64 << 30) as f64,
@@ -66,6 +70,64 @@ pub fn devices(backend: Backend) -> Result<Vec<DeviceInfo>, GpuError> {
     match backend {
         Backend::Cuda => cuda::devices(),
         Backend::OpenCl => opencl::devices(),
+    }
+}
+
+/// What `--device` names: the CPU engines, a backend's first device, or the first GPU
+/// there is (CUDA, then an OpenCL GPU), falling back to the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceChoice {
+    Cpu,
+    Cuda,
+    OpenCl,
+    Auto,
+}
+
+impl std::str::FromStr for DeviceChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "cpu" => Ok(Self::Cpu),
+            "cuda" => Ok(Self::Cuda),
+            "opencl" => Ok(Self::OpenCl),
+            "auto" => Ok(Self::Auto),
+            _ => Err(format!("unknown device {s:?} (cpu, cuda, opencl, auto)")),
+        }
+    }
+}
+
+impl fmt::Display for DeviceChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Cpu => "cpu",
+            Self::Cuda => "cuda",
+            Self::OpenCl => "opencl",
+            Self::Auto => "auto",
+        })
+    }
+}
+
+impl DeviceChoice {
+    /// The device to use, `None` for the CPU engines; an error when a named backend has
+    /// no usable device (`auto` never fails: it falls back to the CPU).
+    pub fn open(self) -> Result<Option<Device>, GpuError> {
+        match self {
+            Self::Cpu => Ok(None),
+            Self::Cuda => Device::open(Backend::Cuda, 0).map(Some),
+            Self::OpenCl => Device::open(Backend::OpenCl, 0).map(Some),
+            Self::Auto => {
+                for b in [Backend::Cuda, Backend::OpenCl] {
+                    for d in devices(b).unwrap_or_default() {
+                        if d.gpu {
+                            if let Ok(dev) = Device::open(b, d.index) {
+                                return Ok(Some(dev));
+                            }
+                        }
+                    }
+                }
+                Ok(None)
+            }
+        }
     }
 }
 

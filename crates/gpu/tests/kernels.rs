@@ -171,6 +171,45 @@ fn ntt_suite<F: DeviceField + fastzk_field::NttField>(max_log: u32) {
     fastzk_testing::ntt::spot_check(&make(12));
 }
 
+/// Groth16 with the NTTs and MSMs on the device: the same proof as on the CPU for the
+/// same r, s (and the prover's own verification passes).
+fn groth16_on_device<E: fastzk_pairing::PairingCurve>()
+where
+    E::G1: DeviceCurve,
+    E::G2: DeviceCurve,
+    E::Fr: DeviceField,
+{
+    use fastzk_groth16::{prove_with_rng, setup_random, ProveOptions};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+    let offload = fastzk_gpu::groth16::DeviceOffload::new(device());
+    for (log, n_public) in [(4, 1), (9, 3)] {
+        let params = fastzk_r1cs::synth::SynthParams {
+            n_public,
+            ..fastzk_r1cs::synth::SynthParams::new(log)
+        };
+        let (r1cs, z) =
+            fastzk_r1cs::synth::synthesize::<E::Fr>(&params, &mut rng(log as u64)).unwrap();
+        let pk = setup_random::<E>(&r1cs, &mut ChaCha20Rng::seed_from_u64(5)).unwrap();
+        let on_cpu = prove_with_rng(
+            &pk,
+            &z,
+            &ProveOptions::default(),
+            &mut ChaCha20Rng::seed_from_u64(9),
+        )
+        .unwrap()
+        .0;
+        let opts = ProveOptions {
+            offload: Some(&offload),
+            ..ProveOptions::default()
+        };
+        let on_device = prove_with_rng(&pk, &z, &opts, &mut ChaCha20Rng::seed_from_u64(9))
+            .unwrap()
+            .0;
+        assert_eq!(on_device, on_cpu, "2^{log}");
+    }
+}
+
 /// Every kernel source there is, for the NVRTC check.
 fn all_sources() -> String {
     let mut s = Source::new();
@@ -195,32 +234,40 @@ fn all_sources() -> String {
 /// assembles the PTX.
 fn nvrtc_compiles_everything() {
     let src = all_sources();
-    for arch in ["sm_80", "sm_90"] {
-        let ptx = fastzk_gpu::cuda::compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{e}"));
-        assert!(
-            ptx.contains(".entry bn254_g1_msm_chunk_sums"),
-            "{arch}: kernel missing"
-        );
-        let ptxas = std::env::var("FASTZK_PTXAS").unwrap_or_else(|_| "ptxas".into());
-        let dir = std::env::temp_dir().join(format!("fastzk-ptx-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join(format!("all-{arch}.ptx"));
-        std::fs::write(&file, &ptx).unwrap();
-        match std::process::Command::new(&ptxas)
-            .args([&format!("-arch={arch}"), "-o"])
-            .arg(dir.join(format!("all-{arch}.cubin")))
-            .arg(&file)
-            .output()
-        {
-            Ok(o) => assert!(
-                o.status.success(),
-                "ptxas {arch}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ),
-            Err(e) => println!("ptxas not run ({ptxas}: {e}); PTX from NVRTC only"),
+    // The two architectures side by side (NVRTC and ptxas take minutes on big fields).
+    std::thread::scope(|s| {
+        for arch in ["sm_80", "sm_90"] {
+            let src = &src;
+            s.spawn(move || compile_and_assemble(src, arch));
         }
-        std::fs::remove_dir_all(&dir).ok();
+    });
+}
+
+fn compile_and_assemble(src: &str, arch: &'static str) {
+    let ptx = fastzk_gpu::cuda::compile_ptx(src, arch).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        ptx.contains(".entry bn254_g1_msm_chunk_sums"),
+        "{arch}: kernel missing"
+    );
+    let ptxas = std::env::var("FASTZK_PTXAS").unwrap_or_else(|_| "ptxas".into());
+    let dir = std::env::temp_dir().join(format!("fastzk-ptx-{}-{arch}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("all.ptx");
+    std::fs::write(&file, &ptx).unwrap();
+    match std::process::Command::new(&ptxas)
+        .args([&format!("-arch={arch}"), "-o"])
+        .arg(dir.join("all.cubin"))
+        .arg(&file)
+        .output()
+    {
+        Ok(o) => assert!(
+            o.status.success(),
+            "ptxas {arch}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => println!("ptxas not run ({ptxas}: {e}); PTX from NVRTC only"),
     }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn nvrtc_available() -> Result<(), &'static str> {
@@ -232,88 +279,112 @@ fn main() {
     let mut t = Trials::default();
     let cl = opencl_available;
     t.when(
-        "field::bn254_fr",
+        "device::field::bn254_fr",
         cl(),
         field_arith::<fastzk_field::bn254::Fr>,
     );
     t.when(
-        "field::bn254_fq",
+        "device::field::bn254_fq",
         cl(),
         field_arith::<fastzk_field::bn254::Fq>,
     );
     t.when(
-        "field::bn254_fq2",
+        "device::field::bn254_fq2",
         cl(),
         field_arith::<fastzk_field::bn254::Fq2>,
     );
     t.when(
-        "field::bls12_381_fr",
+        "device::field::bls12_381_fr",
         cl(),
         field_arith::<fastzk_field::bls12_381::Fr>,
     );
     t.when(
-        "field::bls12_381_fq",
+        "device::field::bls12_381_fq",
         cl(),
         field_arith::<fastzk_field::bls12_381::Fq>,
     );
     t.when(
-        "field::bls12_381_fq2",
+        "device::field::bls12_381_fq2",
         cl(),
         field_arith::<fastzk_field::bls12_381::Fq2>,
     );
-    t.when("field::goldilocks", cl(), field_arith::<Goldilocks>);
+    t.when("device::field::goldilocks", cl(), field_arith::<Goldilocks>);
     t.when(
-        "field::goldilocks_ext2",
+        "device::field::goldilocks_ext2",
         cl(),
         field_arith::<GoldilocksExt2>,
     );
     t.when(
-        "field::goldilocks_ext3",
+        "device::field::goldilocks_ext3",
         cl(),
         field_arith::<GoldilocksExt3>,
     );
-    t.when("group::bn254_g1", cl(), group_formulas::<bn254::G1Config>);
-    t.when("group::bn254_g2", cl(), group_formulas::<bn254::G2Config>);
     t.when(
-        "group::bls12_381_g1",
+        "device::group::bn254_g1",
+        cl(),
+        group_formulas::<bn254::G1Config>,
+    );
+    t.when(
+        "device::group::bn254_g2",
+        cl(),
+        group_formulas::<bn254::G2Config>,
+    );
+    t.when(
+        "device::group::bls12_381_g1",
         cl(),
         group_formulas::<bls12_381::G1Config>,
     );
     t.when(
-        "group::bls12_381_g2",
+        "device::group::bls12_381_g2",
         cl(),
         group_formulas::<bls12_381::G2Config>,
     );
-    t.when("msm::bn254_g1", cl(), || msm_suite::<bn254::G1Config>(300));
-    t.when("msm::bn254_g2", cl(), || msm_suite::<bn254::G2Config>(64));
-    t.when("msm::bls12_381_g1", cl(), || {
+    t.when("device::msm::bn254_g1", cl(), || {
+        msm_suite::<bn254::G1Config>(300)
+    });
+    t.when("device::msm::bn254_g2", cl(), || {
+        msm_suite::<bn254::G2Config>(64)
+    });
+    t.when("device::msm::bls12_381_g1", cl(), || {
         msm_suite::<bls12_381::G1Config>(200)
     });
-    t.when("msm::bls12_381_g2", cl(), || {
+    t.when("device::msm::bls12_381_g2", cl(), || {
         msm_suite::<bls12_381::G2Config>(48)
     });
-    t.when("ntt::bn254_fr", cl(), || {
+    t.when("device::ntt::bn254_fr", cl(), || {
         ntt_suite::<fastzk_field::bn254::Fr>(8)
     });
-    t.when("ntt::bls12_381_fr", cl(), || {
+    t.when("device::ntt::bls12_381_fr", cl(), || {
         ntt_suite::<fastzk_field::bls12_381::Fr>(8)
     });
-    t.when("ntt::goldilocks", cl(), || ntt_suite::<Goldilocks>(8));
-    t.when("errors::no_such_device", cl(), || {
+    t.when("device::ntt::goldilocks", cl(), || {
+        ntt_suite::<Goldilocks>(8)
+    });
+    t.when(
+        "device::groth16::bn254",
+        cl(),
+        groth16_on_device::<fastzk_pairing::Bn254>,
+    );
+    t.when(
+        "device::groth16::bls12_381",
+        cl(),
+        groth16_on_device::<fastzk_pairing::Bls12_381>,
+    );
+    t.when("device::errors::no_such_device", cl(), || {
         let found = fastzk_gpu::devices(Backend::OpenCl).unwrap().len();
         match Device::open(Backend::OpenCl, found) {
             Err(GpuError::NoDevice { index, .. }) => assert_eq!(index, found),
             other => panic!("expected NoDevice, got {other:?}"),
         }
     });
-    t.when("errors::build_log", cl(), || {
+    t.when("device::errors::build_log", cl(), || {
         match device().program("KERNEL broken(GLOBAL u64 *a) { a[0] = undefined_name; }") {
             Err(GpuError::Build { log, .. }) => assert!(log.contains("undefined_name"), "{log}"),
             Err(e) => panic!("expected a build error, got {e}"),
             Ok(_) => panic!("a broken kernel compiled"),
         }
     });
-    t.plain("errors::cuda_without_driver", || {
+    t.plain("device::errors::cuda_without_driver", || {
         // On a machine with an NVIDIA driver this opens a device instead, which is fine.
         if let Err(e) = Device::open(Backend::Cuda, 0) {
             let msg = e.to_string();
@@ -328,7 +399,7 @@ fn main() {
         }
     });
     t.when(
-        "nvrtc::compiles_every_kernel",
+        "device::nvrtc::compiles_every_kernel",
         nvrtc_available(),
         nvrtc_compiles_everything,
     );

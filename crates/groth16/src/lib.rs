@@ -24,7 +24,7 @@ pub use json::{
     write_proof_json, write_vk_json,
 };
 pub use keys::{Proof, ProvingKey, VerifyingKey};
-pub use prover::{prove, prove_with, prove_with_rng, ProveOptions, ProveTimings};
+pub use prover::{prove, prove_with, prove_with_rng, Offload, ProveOptions, ProveTimings};
 pub use setup::{setup_random, SetupError};
 pub use verifier::{verify, VerifyError};
 pub use zkey::{read_zkey, write_zkey, Zkey};

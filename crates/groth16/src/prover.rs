@@ -37,6 +37,32 @@ pub struct ProveOptions<'a, E: PairingCurve> {
     pub self_check: bool,
     /// Called with each phase's name as it starts (for progress displays).
     pub on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
+    /// Runs the NTTs and MSMs elsewhere (a GPU) instead of on the CPU engines.
+    pub offload: Option<&'a dyn Offload<E>>,
+}
+
+/// Where the prover's NTTs and MSMs run when not on the CPU engines: a device backend
+/// implements this (`fastzk-gpu`'s `DeviceOffload`, behind this crate's `gpu` feature).
+pub trait Offload<E: PairingCurve>: Sync {
+    /// What runs, for reports.
+    fn name(&self) -> String;
+    fn msm_g1(
+        &self,
+        bases: &[fastzk_curve::Affine<E::G1>],
+        scalars: &[Fr<E>],
+    ) -> Result<Jacobian<E::G1>, fastzk_msm::MsmError>;
+    fn msm_g2(
+        &self,
+        bases: &[fastzk_curve::Affine<E::G2>],
+        scalars: &[Fr<E>],
+    ) -> Result<Jacobian<E::G2>, fastzk_msm::MsmError>;
+    /// As [`odd_coset_quotient`].
+    fn odd_coset_quotient(
+        &self,
+        log_n: u32,
+        omega_2n: Fr<E>,
+        abc: [Vec<Fr<E>>; 3],
+    ) -> Result<Vec<Fr<E>>, ProveError>;
 }
 
 impl<E: PairingCurve> Default for ProveOptions<'_, E> {
@@ -45,6 +71,7 @@ impl<E: PairingCurve> Default for ProveOptions<'_, E> {
             r1cs: None,
             self_check: true,
             on_phase: None,
+            offload: None,
         }
     }
 }
@@ -142,8 +169,9 @@ pub fn prove_with_rng<E: PairingCurve>(
     }
 
     let abc = clock.run("spmv (a·z, b·z)", || abc_evaluations(pk, witness));
-    let p = clock.run("ntt (h on odd coset)", || {
-        odd_coset_quotient::<E>(pk.log_domain, pk.omega_2n, abc)
+    let p = clock.run("ntt (h on odd coset)", || match opts.offload {
+        Some(d) => d.odd_coset_quotient(pk.log_domain, pk.omega_2n, abc),
+        None => odd_coset_quotient::<E>(pk.log_domain, pk.omega_2n, abc),
     })?;
     let r = Fr::<E>::random(rng);
     let s = Fr::<E>::random(rng);
@@ -152,8 +180,24 @@ pub fn prove_with_rng<E: PairingCurve>(
     // The four MSMs run side by side: the small ones (circom witnesses are mostly bits)
     // fill the cores while the H query's dense MSM runs. Each one's own wall time is
     // kept in `overlapping`; the phase "msm (concurrent)" is the one that adds up.
-    let (h, (a, (b, c))) = clock.run("msm (concurrent)", || {
-        rayon::join(
+    let (h, (a, (b, c))) = clock.run("msm (concurrent)", || match opts.offload {
+        // A device runs its MSMs one after the other on its queue.
+        Some(d) => (
+            timed(|| d.msm_g1(&pk.h_query, &p)),
+            (
+                timed(|| d.msm_g1(&pk.a_query, witness)),
+                (
+                    timed(|| {
+                        Ok((
+                            d.msm_g1(&pk.b_g1_query, witness)?,
+                            d.msm_g2(&pk.b_g2_query, witness)?,
+                        ))
+                    }),
+                    timed(|| d.msm_g1(&pk.c_query, &witness[n_pub + 1..])),
+                ),
+            ),
+        ),
+        None => rayon::join(
             || timed(|| msm(&pk.h_query, &p)),
             || {
                 rayon::join(
@@ -166,7 +210,7 @@ pub fn prove_with_rng<E: PairingCurve>(
                     },
                 )
             },
-        )
+        ),
     });
     let ((h, t_h), (a, t_a), ((b1, b2), t_b), (c, t_c)) = (h?, a?, b?, c?);
     clock.timings.overlapping = vec![

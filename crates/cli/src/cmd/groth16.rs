@@ -141,7 +141,20 @@ pub fn prove(job: &ProveJob) -> Result<i32> {
     Ok(0)
 }
 
-fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
+fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()>
+where
+    E::G1: fastzk_gpu::DeviceCurve,
+    E::G2: fastzk_gpu::DeviceCurve,
+    E::Fr: fastzk_gpu::DeviceField,
+{
+    let offload = p
+        .device
+        .open()
+        .with_context(|| format!("--device {}", p.device))?
+        .map(|d| fastzk_gpu::groth16::DeviceOffload::new(std::sync::Arc::new(d)));
+    if let (Some(o), true) = (&offload, p.timings) {
+        eprintln!("device: {}", o.device().info());
+    }
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
     let timed = |label: &'static str, progress: &Progress| {
@@ -179,6 +192,9 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     let opts = ProveOptions {
         r1cs: r1cs.as_ref(),
         on_phase: Some(&on_phase),
+        offload: offload
+            .as_ref()
+            .map(|o| o as &dyn fastzk_groth16::Offload<E>),
         ..ProveOptions::default()
     };
     let (proof, t) = prove_with(&pk, &z, &opts).with_context(|| {

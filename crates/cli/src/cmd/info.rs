@@ -30,4 +30,17 @@ pub fn run() {
             c.switch()
         );
     }
+    println!("devices (--device cuda|opencl|auto):");
+    print_devices();
+}
+
+/// The devices each GPU API offers, or why it offers none.
+pub fn print_devices() {
+    for b in [fastzk_gpu::Backend::Cuda, fastzk_gpu::Backend::OpenCl] {
+        match fastzk_gpu::devices(b) {
+            Ok(ds) if ds.is_empty() => println!("{b}: no devices"),
+            Ok(ds) => ds.iter().for_each(|d| println!("{d}")),
+            Err(e) => println!("{e}"),
+        }
+    }
 }

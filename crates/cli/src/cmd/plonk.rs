@@ -123,6 +123,15 @@ pub fn prove(job: &ProveJob) -> Result<i32> {
 }
 
 fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
+    if matches!(
+        p.device,
+        fastzk_gpu::DeviceChoice::Cuda | fastzk_gpu::DeviceChoice::OpenCl
+    ) {
+        anyhow::bail!(
+            "--device {}: Plonk proves on the CPU only so far (use --device cpu or auto)",
+            p.device
+        );
+    }
     let (zkey, witness, trusted) = (p.zkey.as_path(), &p.witness, p.trusted_key);
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
