@@ -7,7 +7,8 @@
 //!   compiled at first use and cached on disk, launches; every failure a [`GpuError`].
 //! * [`source`]: programs assembled from the templates with the host's field constants;
 //!   [`DeviceField`] and [`DeviceCurve`] say which types have kernels.
-//! * [`DeviceMsm`]: cuZK's sparse-matrix MSM, an [`fastzk_msm::MsmEngine`].
+//! * [`DeviceMsm`]: cuZK's sparse-matrix MSM, an [`fastzk_msm::MsmEngine`];
+//!   [`MultiDeviceMsm`] splits one MSM over several devices.
 //! * [`DeviceNtt`]: radix-2 NTTs, a [`fastzk_poly::TwoAdicTransform`].
 
 mod cache;
@@ -21,7 +22,7 @@ pub mod runtime;
 pub mod source;
 
 pub use error::GpuError;
-pub use msm::DeviceMsm;
+pub use msm::{DeviceMsm, MultiDeviceMsm};
 pub use ntt::DeviceNtt;
 pub use runtime::{devices, Arg, Backend, Buffer, Device, DeviceChoice, DeviceInfo, Program};
 pub use source::{DeviceCurve, DeviceField, Source};

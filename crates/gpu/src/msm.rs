@@ -240,3 +240,80 @@ impl<C: DeviceCurve> MsmEngine<C> for DeviceMsm {
             .map_err(|e| MsmError::Device(e.to_string()))
     }
 }
+
+/// One MSM split across several devices (cuZK §3.2's multi-GPU MSM): each device takes a
+/// contiguous range of the bases, in proportion to its compute units, on its own thread;
+/// the host adds the partial results.
+#[derive(Clone, Debug)]
+pub struct MultiDeviceMsm {
+    engines: Vec<DeviceMsm>,
+}
+
+impl MultiDeviceMsm {
+    /// An error when `devices` is empty.
+    pub fn new(devices: Vec<Arc<Device>>) -> Result<Self, GpuError> {
+        if devices.is_empty() {
+            return Err(GpuError::Unsupported(
+                "a split MSM needs at least one device".into(),
+            ));
+        }
+        Ok(Self {
+            engines: devices.into_iter().map(DeviceMsm::new).collect(),
+        })
+    }
+
+    /// Where each device's range starts, for `n` points (the last entry is `n`).
+    fn bounds(&self, n: usize) -> Vec<usize> {
+        let weights: Vec<usize> = self
+            .engines
+            .iter()
+            .map(|e| e.device.info().compute_units.max(1) as usize)
+            .collect();
+        let total: usize = weights.iter().sum();
+        let mut bounds = vec![0];
+        let mut acc = 0;
+        for w in &weights {
+            acc += w;
+            bounds.push(n * acc / total);
+        }
+        bounds
+    }
+}
+
+impl<C: DeviceCurve> MsmEngine<C> for MultiDeviceMsm {
+    fn name(&self) -> String {
+        format!("device MSM split over {} devices", self.engines.len())
+    }
+
+    fn msm(&self, bases: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Jacobian<C>, MsmError> {
+        if bases.len() != scalars.len() {
+            return Err(MsmError::LengthMismatch {
+                bases: bases.len(),
+                scalars: scalars.len(),
+            });
+        }
+        let b = self.bounds(bases.len());
+        let parts: Vec<Result<Jacobian<C>, MsmError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .engines
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let (lo, hi) = (b[i], b[i + 1]);
+                    s.spawn(move || e.msm(&bases[lo..hi], &scalars[lo..hi]))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(MsmError::Device("a device thread panicked".into()))
+                    })
+                })
+                .collect()
+        });
+        parts
+            .into_iter()
+            .try_fold(Jacobian::identity(), |acc, p| Ok(acc + p?))
+    }
+}

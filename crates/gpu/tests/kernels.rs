@@ -162,6 +162,29 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
     fastzk_testing::msm::length_mismatch_is_an_error::<C, _>(&engines);
 }
 
+/// Two or more OpenCL devices (`POCL_DEVICES="pthread pthread"` makes PoCL show two).
+fn opencl_devices() -> Vec<Arc<Device>> {
+    Device::all(Backend::OpenCl)
+        .into_iter()
+        .map(Arc::new)
+        .collect()
+}
+
+fn several_devices() -> Result<(), &'static str> {
+    match fastzk_gpu::devices(Backend::OpenCl) {
+        Ok(d) if d.len() >= 2 => Ok(()),
+        _ => Err("fewer than two OpenCL devices (POCL_DEVICES=\"pthread pthread\" gives two)"),
+    }
+}
+
+/// The MSM suite with one MSM split over every OpenCL device.
+fn msm_split<C: DeviceCurve>(n: usize) {
+    let engines = vec![fastzk_gpu::MultiDeviceMsm::new(opencl_devices()).unwrap()];
+    fastzk_testing::msm::every_shape::<C, _>(&engines, n);
+    fastzk_testing::msm::small_random_inputs::<C, _>(&engines, 8);
+    fastzk_testing::msm::length_mismatch_is_an_error::<C, _>(&engines);
+}
+
 /// The NTT conformance suite with the device transform.
 fn ntt_suite<F: DeviceField + fastzk_field::NttField>(max_log: u32) {
     let make = |k| DeviceNtt::<F>::with_log_size(device(), k).unwrap();
@@ -351,6 +374,14 @@ fn main() {
     t.when("device::msm::bls12_381_g2", cl(), || {
         msm_suite::<bls12_381::G2Config>(48)
     });
+    t.when("device::msm::split::bn254_g1", several_devices(), || {
+        msm_split::<bn254::G1Config>(300)
+    });
+    t.when(
+        "device::msm::split::bls12_381_g2",
+        several_devices(),
+        || msm_split::<bls12_381::G2Config>(40),
+    );
     t.when("device::ntt::bn254_fr", cl(), || {
         ntt_suite::<fastzk_field::bn254::Fr>(8)
     });

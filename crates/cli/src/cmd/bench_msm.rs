@@ -59,6 +59,10 @@ pub struct MsmBenchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Run on a device (cuda, opencl, auto) instead of the CPU engines; timed host to
+    /// host (uploads and downloads included). PoCL's timings are not GPU figures.
+    #[arg(long, default_value = "cpu")]
+    pub device: fastzk_gpu::DeviceChoice,
 }
 
 fn make_scalars<C: MsmCurve>(n: usize, kind: ScalarDist, seed: u64) -> Vec<C::Scalar> {
@@ -246,8 +250,61 @@ fn bench_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(args: &MsmBenchAr
     Ok(())
 }
 
+/// `--device`: the device engine, checked against the CPU's fast engine.
+fn bench_device<C: fastzk_gpu::DeviceCurve>(
+    args: &MsmBenchArgs,
+    device: fastzk_gpu::Device,
+) -> Result<()> {
+    use fastzk_msm::MsmEngine;
+    ensure!(args.log_size <= 26, "--log-size above 26 is not supported");
+    let n = 1usize << args.log_size;
+    let (curve, group, dist) = names(args);
+    let info = device.info().to_string();
+    let mut engine = fastzk_gpu::DeviceMsm::new(std::sync::Arc::new(device));
+    if let Some(c) = args.window {
+        engine = engine.with_window(c)?;
+    }
+    let points = random_points::<C>(n, args.seed);
+    let scalars = make_scalars::<C>(n, args.scalars, args.seed);
+    // Warm-up: compiles (or loads) the kernels.
+    let first = engine.msm(&points, &scalars)?;
+    let mut checked = "skipped";
+    if !args.no_check {
+        let cpu = msm_with(&points, &scalars, &MsmConfig::default())?.result;
+        ensure!(
+            cpu == first,
+            "the device and the CPU's fast engine disagree"
+        );
+        checked = "cpu fast";
+    }
+    let times = timed_runs(args.runs, || {
+        ensure!(engine.msm(&points, &scalars)? == first, "runs disagree");
+        Ok(())
+    })?;
+    let median = times[times.len() / 2];
+    if args.json {
+        println!(
+            "{{\"curve\":\"{curve}\",\"group\":\"{group}\",\"log_size\":{},\"scalars\":\"{dist}\",\"engine\":\"device\",\"device\":{:?},\"median_ms\":{median:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{checked}\"}}",
+            args.log_size, info, times[0], times.len()
+        );
+    } else {
+        println!(
+            "msm {curve} {group} 2^{} {dist} scalars: median {median:.2} ms (min {:.2}, {} runs) host to host on {info} (check: {checked})",
+            args.log_size, times[0], times.len()
+        );
+    }
+    Ok(())
+}
+
 /// Runs `fastzk bench msm`.
 pub fn run(args: &MsmBenchArgs) -> Result<()> {
+    if let Some(device) = args.device.open()? {
+        return with_pairing_curve!(args.curve.0, E => match args.group {
+            GroupArg::G1 => bench_device::<<E as PairingCurve>::G1>(args, device),
+            GroupArg::G2 => bench_device::<<E as PairingCurve>::G2>(args, device),
+            GroupArg::Pair => anyhow::bail!("--group pair runs on the CPU only (use g1 or g2 with --device)"),
+        });
+    }
     with_pairing_curve!(args.curve.0, E => match args.group {
         GroupArg::G1 => bench::<<E as PairingCurve>::G1>(args),
         GroupArg::G2 => bench::<<E as PairingCurve>::G2>(args),
