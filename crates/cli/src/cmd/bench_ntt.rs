@@ -36,6 +36,10 @@ pub struct NttBenchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Run on a device (cuda, opencl, auto): timed host to host and device-resident,
+    /// checked against the CPU engine. PoCL's timings are not GPU figures.
+    #[arg(long, default_value = "cpu")]
+    pub device: fastzk_gpu::DeviceChoice,
 }
 
 /// Runs the benchmark described by `args`.
@@ -47,10 +51,94 @@ pub fn run(args: &NttBenchArgs) -> Result<()> {
         }
         b.build().context("building the thread pool")?
     };
+    if let Some(device) = args.device.open()? {
+        let device = std::sync::Arc::new(device);
+        return match args.field {
+            FieldArg::Scalar(curve) => {
+                with_pairing_curve!(curve, E => bench_device::<Fr<E>>(args, device))
+            }
+            FieldArg::Goldilocks => bench_device::<Goldilocks>(args, device),
+        };
+    }
     pool.install(|| match args.field {
         FieldArg::Scalar(curve) => with_pairing_curve!(curve, E => bench::<Fr<E>>(args)),
         FieldArg::Goldilocks => bench::<Goldilocks>(args),
     })
+}
+
+/// `--device`: the device transform, host to host and on a resident buffer, checked
+/// against the CPU engine.
+fn bench_device<F: NttField + fastzk_gpu::DeviceField>(
+    args: &NttBenchArgs,
+    device: std::sync::Arc<fastzk_gpu::Device>,
+) -> Result<()> {
+    use fastzk_gpu::source::to_words;
+    ensure!(
+        args.batch >= 1 && args.runs >= 1,
+        "--batch and --runs must be at least 1"
+    );
+    ensure!(
+        args.engine != Engine::Naive,
+        "--engine naive runs on the CPU only"
+    );
+    let d = Radix2Domain::<F>::new(args.log_size)?;
+    let t = fastzk_gpu::DeviceNtt::new(device.clone(), *d.subgroup())?;
+    let total = d
+        .size()
+        .checked_mul(args.batch)
+        .context("batch × size overflows")?;
+    let input: Vec<F> = (0..total).map(|_| F::random(&mut OsRng)).collect();
+    let out = if args.engine == Engine::FastzkBitrev {
+        Order::BitReversed
+    } else {
+        Order::Natural
+    };
+    let kind = match (args.engine, args.coset) {
+        (Engine::Inverse, false) => Transform::Inverse,
+        (Engine::Inverse, true) => Transform::CosetInverse,
+        (_, false) => Transform::Forward,
+        (_, true) => Transform::CosetForward,
+    };
+    let mut on_device = input.clone();
+    t.apply_batch(kind, &mut on_device, Order::Natural, out)?;
+    let mut on_cpu = input.clone();
+    d.apply_batch(kind, &mut on_cpu, Order::Natural, out)?;
+    ensure!(
+        on_device == on_cpu,
+        "the device and the CPU engine disagree"
+    );
+    let mut host = Vec::with_capacity(args.runs);
+    for _ in 0..args.runs {
+        let mut v = input.clone();
+        let s = Instant::now();
+        t.apply_batch(kind, &mut v, Order::Natural, out)?;
+        host.push(s.elapsed().as_secs_f64() * 1e3);
+    }
+    let buf = device.upload(&to_words(&input))?;
+    let mut resident = Vec::with_capacity(args.runs);
+    for _ in 0..args.runs {
+        let s = Instant::now();
+        t.apply_on_device(kind, &buf, args.batch, Order::Natural, out)?;
+        device.finish()?;
+        resident.push(s.elapsed().as_secs_f64() * 1e3);
+    }
+    host.sort_by(|a, b| a.total_cmp(b));
+    resident.sort_by(|a, b| a.total_cmp(b));
+    let (h, r) = (host[host.len() / 2], resident[resident.len() / 2]);
+    let info = device.info();
+    if args.json {
+        println!(
+            "{{\"field\":\"{}\",\"log_size\":{},\"batch\":{},\"coset\":{},\"engine\":\"{}\",\"device\":{:?},\"host_to_host_median_ms\":{h:.3},\"resident_median_ms\":{r:.3},\"runs\":{},\"checked_against\":\"cpu\"}}",
+            value_name(&args.field), args.log_size, args.batch, args.coset, value_name(&args.engine), info.to_string(), args.runs
+        );
+    } else {
+        println!(
+            "ntt {} 2^{} ×{} {}{}: median {h:.2} ms host to host, {r:.2} ms resident ({} runs) on {info} (check: cpu)",
+            value_name(&args.field), args.log_size, args.batch, value_name(&args.engine),
+            if args.coset { " coset" } else { "" }, args.runs
+        );
+    }
+    Ok(())
 }
 
 /// What is timed.
