@@ -10,6 +10,7 @@
 //! * [`DeviceMsm`]: cuZK's sparse-matrix MSM, an [`fastzk_msm::MsmEngine`];
 //!   [`MultiDeviceMsm`] splits one MSM over several devices.
 //! * [`DeviceNtt`]: radix-2 NTTs, a [`fastzk_poly::TwoAdicTransform`].
+//! * [`spmv::DeviceSpmv`]: sparse matrix × vector, cuZK's balanced CSR scheme.
 
 mod cache;
 pub mod cuda;
@@ -20,6 +21,7 @@ pub mod ntt;
 mod opencl;
 pub mod runtime;
 pub mod source;
+pub mod spmv;
 
 pub use error::GpuError;
 pub use msm::{DeviceMsm, MultiDeviceMsm};

@@ -18,6 +18,7 @@ const CURVE: &str = include_str!("../kernels/curve.h");
 const MSM: &str = include_str!("../kernels/msm.h");
 const MSM_CURVE: &str = include_str!("../kernels/msm_curve.h");
 const NTT: &str = include_str!("../kernels/ntt.h");
+const SPMV: &str = include_str!("../kernels/spmv.h");
 
 /// A field the kernels know: its C type, and its elements as the 64-bit words that type
 /// holds (the host's Montgomery limbs; Goldilocks canonical).
@@ -153,6 +154,14 @@ impl Source {
                 &[("FZ_G", C::DEVICE_NAME), ("FZ_E", C::Base::DEVICE_NAME)],
                 MSM_CURVE,
             )
+        })
+    }
+
+    /// The SpMV and pointwise kernels for the field.
+    pub fn spmv<F: DeviceField>(&mut self) -> &mut Self {
+        self.field::<F>();
+        self.once(&format!("{}_spmv", F::DEVICE_NAME), |s| {
+            s.instantiate(&[("FZ_F", F::DEVICE_NAME)], SPMV)
         })
     }
 

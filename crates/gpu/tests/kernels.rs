@@ -162,6 +162,44 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
     fastzk_testing::msm::length_mismatch_is_an_error::<C, _>(&engines);
 }
 
+/// SpMV against the CPU's on random matrices with empty rows, a row longer than many
+/// chunks, and edge values; and `a·b − c`.
+fn spmv_matches_cpu<F: DeviceField>() {
+    use fastzk_gpu::spmv::{DeviceSpmv, CHUNK};
+    use rand::Rng;
+    let d = device();
+    let s = DeviceSpmv::<F>::new(d.clone()).unwrap();
+    let mut r = rng(11);
+    for (rows, cols) in [(0usize, 3usize), (1, 1), (37, 50), (300, 129)] {
+        let mut entries = Vec::new();
+        for i in 0..rows {
+            let len = match i % 7 {
+                0 => 0,
+                1 => 5 * CHUNK + 3,
+                _ => r.gen_range(1..12),
+            };
+            let row: Vec<(u32, F)> = (0..len)
+                .map(|_| (r.gen_range(0..cols as u32), elements::<F>(&mut r, 1)[0]))
+                .collect();
+            entries.push(row);
+        }
+        let m = fastzk_r1cs::Csr::from_rows(cols, entries).unwrap();
+        let z: Vec<F> = elements(&mut r, cols);
+        let want = fastzk_r1cs::spmv(&m, &z);
+        let zb = d.upload(&to_words(&z)).unwrap();
+        let y = s.apply(&s.upload(&m).unwrap(), &zb).unwrap();
+        let got: Vec<F> = from_words(&d.read_vec(&y, rows * F::WORDS).unwrap());
+        assert_eq!(got, want, "{} {rows}×{cols}", F::DEVICE_NAME);
+        if rows > 0 {
+            let out = d.alloc(rows * F::WORDS * 8).unwrap();
+            s.mul_sub(&y, &y, &y, rows, &out).unwrap();
+            let got: Vec<F> = from_words(&d.read_vec(&out, rows * F::WORDS).unwrap());
+            let want2: Vec<F> = want.iter().map(|x| x.square() - *x).collect();
+            assert_eq!(got, want2, "{} a·b − c", F::DEVICE_NAME);
+        }
+    }
+}
+
 /// Two or more OpenCL devices (`POCL_DEVICES="pthread pthread"` makes PoCL show two).
 fn opencl_devices() -> Vec<Arc<Device>> {
     Device::all(Backend::OpenCl)
@@ -249,7 +287,10 @@ fn all_sources() -> String {
         .msm::<bls12_381::G2Config>()
         .ntt::<fastzk_field::bn254::Fr>()
         .ntt::<fastzk_field::bls12_381::Fr>()
-        .ntt::<Goldilocks>();
+        .ntt::<Goldilocks>()
+        .spmv::<fastzk_field::bn254::Fr>()
+        .spmv::<fastzk_field::bls12_381::Fr>()
+        .spmv::<Goldilocks>();
     s.text().to_string()
 }
 
@@ -381,6 +422,21 @@ fn main() {
         "device::msm::split::bls12_381_g2",
         several_devices(),
         || msm_split::<bls12_381::G2Config>(40),
+    );
+    t.when(
+        "device::spmv::bn254_fr",
+        cl(),
+        spmv_matches_cpu::<fastzk_field::bn254::Fr>,
+    );
+    t.when(
+        "device::spmv::bls12_381_fr",
+        cl(),
+        spmv_matches_cpu::<fastzk_field::bls12_381::Fr>,
+    );
+    t.when(
+        "device::spmv::goldilocks",
+        cl(),
+        spmv_matches_cpu::<Goldilocks>,
     );
     t.when("device::ntt::bn254_fr", cl(), || {
         ntt_suite::<fastzk_field::bn254::Fr>(8)

@@ -56,13 +56,9 @@ pub trait Offload<E: PairingCurve>: Sync {
         bases: &[fastzk_curve::Affine<E::G2>],
         scalars: &[Fr<E>],
     ) -> Result<Jacobian<E::G2>, fastzk_msm::MsmError>;
-    /// As [`odd_coset_quotient`].
-    fn odd_coset_quotient(
-        &self,
-        log_n: u32,
-        omega_2n: Fr<E>,
-        abc: [Vec<Fr<E>>; 3],
-    ) -> Result<Vec<Fr<E>>, ProveError>;
+    /// `p = a·b − c` on the odd coset, natural order, from the key's matrices and the
+    /// witness: what [`abc_evaluations`] and [`odd_coset_quotient`] compute together.
+    fn quotient(&self, pk: &ProvingKey<E>, witness: &[Fr<E>]) -> Result<Vec<Fr<E>>, ProveError>;
 }
 
 impl<E: PairingCurve> Default for ProveOptions<'_, E> {
@@ -168,11 +164,15 @@ pub fn prove_with_rng<E: PairingCurve>(
         clock.run("check witness", || r1cs.check(witness))?;
     }
 
-    let abc = clock.run("spmv (a·z, b·z)", || abc_evaluations(pk, witness));
-    let p = clock.run("ntt (h on odd coset)", || match opts.offload {
-        Some(d) => d.odd_coset_quotient(pk.log_domain, pk.omega_2n, abc),
-        None => odd_coset_quotient::<E>(pk.log_domain, pk.omega_2n, abc),
-    })?;
+    let p = match opts.offload {
+        Some(d) => clock.run("spmv + ntt (device)", || d.quotient(pk, witness))?,
+        None => {
+            let abc = clock.run("spmv (a·z, b·z)", || abc_evaluations(pk, witness));
+            clock.run("ntt (h on odd coset)", || {
+                odd_coset_quotient::<E>(pk.log_domain, pk.omega_2n, abc)
+            })?
+        }
+    };
     let r = Fr::<E>::random(rng);
     let s = Fr::<E>::random(rng);
 
