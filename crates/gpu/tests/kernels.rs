@@ -1,6 +1,6 @@
 //! Every kernel against the CPU: field arithmetic, group formulas, the MSM suite and the
 //! NTT suite, on the first OpenCL device (PoCL in CI; `FASTZK_TEST_OPENCL_DEVICE=i` picks
-//! another). Checks that need a device or NVRTC are reported ignored, with the reason,
+//! another), or on CUDA device `i` with `FASTZK_TEST_CUDA_DEVICE=i` (on a GPU host). Checks that need a device or NVRTC are reported ignored, with the reason,
 //! where there is none. The errors a machine without a driver gives are checked too.
 
 use std::sync::{Arc, OnceLock};
@@ -19,11 +19,15 @@ use fastzk_testing::Trials;
 fn opencl() -> Result<Arc<Device>, String> {
     static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
     DEV.get_or_init(|| {
-        let i = std::env::var("FASTZK_TEST_OPENCL_DEVICE")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        Device::open(Backend::OpenCl, i)
+        let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
+        let (backend, i) = match index("FASTZK_TEST_CUDA_DEVICE") {
+            Some(i) => (Backend::Cuda, i),
+            None => (
+                Backend::OpenCl,
+                index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
+            ),
+        };
+        Device::open(backend, i)
             .map(Arc::new)
             .map_err(|e| e.to_string())
     })
@@ -33,7 +37,7 @@ fn opencl() -> Result<Arc<Device>, String> {
 fn opencl_available() -> Result<(), &'static str> {
     opencl()
         .map(drop)
-        .map_err(|_| "no OpenCL device (install pocl-opencl-icd)")
+        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
 }
 
 fn device() -> Arc<Device> {
