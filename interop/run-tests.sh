@@ -171,6 +171,16 @@ for c in "${CIRCUITS[@]}"; do
       pass "$c:device-cuda-error-names-the-driver"
     else fail "$c:device-cuda-error-names-the-driver"; fi
   fi
+  # No OpenCL platform at all (the ICD loader pointed at an empty folder): the same.
+  OCL_ICD_VENDORS=/nonexistent expect 2 "$c:fastzk-prove-device-opencl-without-platform" \
+    "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/cl0_proof.json" "$d/cl0_public.json" --device opencl
+  if grep -q "opencl: no driver" "$LOGS/$c:fastzk-prove-device-opencl-without-platform.log"; then
+    pass "$c:device-opencl-error-names-the-driver"
+  else fail "$c:device-opencl-error-names-the-driver"; fi
+  OCL_ICD_VENDORS=/nonexistent expect 0 "$c:fastzk-prove-device-auto-without-any-driver" \
+    "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/auto0_proof.json" "$d/auto0_public.json" --device auto
+  expect 0 "$c:snarkjs-verifies-fastzk-device-auto-cpu-proof" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/auto0_public.json" "$d/auto0_proof.json"
   expect 0 "$c:fastzk-prove-device-auto" \
     "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/auto_proof.json" "$d/auto_public.json" --device auto
   expect 0 "$c:snarkjs-verifies-fastzk-device-auto-proof" \

@@ -18,6 +18,8 @@ use crate::runtime::{Arg, BufferImp, DeviceInfo};
 use crate::{cache, Backend};
 
 const B: Backend = Backend::OpenCl;
+/// `clGetPlatformIDs` with no platform installed (cl_khr_icd).
+const CL_PLATFORM_NOT_FOUND_KHR: i32 = -1001;
 /// Work-items per work-group for every launch (kernels check their own bounds).
 const GROUP: usize = 64;
 
@@ -27,6 +29,14 @@ fn driver(what: &str, e: ClError) -> GpuError {
             backend: B,
             what: "the OpenCL ICD loader (libOpenCL.so.1) could not be loaded; install one \
                    and a platform (on Debian: ocl-icd-libopencl1 and pocl-opencl-icd)"
+                .into(),
+        };
+    }
+    if e.0 == CL_PLATFORM_NOT_FOUND_KHR {
+        return GpuError::NoDriver {
+            backend: B,
+            what: "the ICD loader found no OpenCL platform (install a GPU vendor's ICD, or \
+                   pocl-opencl-icd to run on the CPU)"
                 .into(),
         };
     }
