@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use fastzk_curve::{Affine, Jacobian};
-use fastzk_field::{Field, PrimeField};
+use fastzk_field::PrimeField;
 use fastzk_msm::{MsmEngine, MsmError};
 
 use crate::runtime::{Arg, Device};
@@ -67,28 +67,64 @@ impl DeviceMsm {
         })
     }
 
-    fn run<C: DeviceCurve>(
+    /// `bases` on the device, to be used by many MSMs ([`Self::msm_resident`]).
+    pub fn upload_bases<C: DeviceCurve>(
         &self,
         bases: &[Affine<C>],
-        scalars: &[C::Scalar],
-    ) -> Result<Jacobian<C>, GpuError> {
-        // Pairs that contribute: the point at infinity and zero scalars add nothing.
-        let mut points = Vec::new();
-        let mut limbs = Vec::new();
-        for (p, k) in bases.iter().zip(scalars) {
-            if !p.infinity && !k.is_zero() {
-                affine_words(p, &mut points);
-                limbs.extend_from_slice(&C::scalar_limbs(k));
+    ) -> Result<ResidentBases<C>, GpuError> {
+        let n = bases.len();
+        if u32::try_from(n).map_or(true, |n| n >= 1 << 31) {
+            return Err(GpuError::Unsupported(format!(
+                "{n} points in one device MSM"
+            )));
+        }
+        let mut words = Vec::with_capacity(n * 2 * C::Base::WORDS);
+        let zero = vec![0u64; 2 * C::Base::WORDS];
+        for p in bases {
+            if p.infinity {
+                words.extend_from_slice(&zero);
+            } else {
+                affine_words(p, &mut words);
             }
         }
-        let n = limbs.len() / 4;
+        Ok(ResidentBases {
+            buf: self.device.upload(&words)?,
+            infinity: bases.iter().map(|p| p.infinity).collect(),
+            _curve: std::marker::PhantomData,
+        })
+    }
+
+    /// `Σ scalars[i]·bases[i]` over bases already on the device.
+    pub fn msm_resident<C: DeviceCurve>(
+        &self,
+        bases: &ResidentBases<C>,
+        scalars: &[C::Scalar],
+    ) -> Result<Jacobian<C>, MsmError> {
+        if bases.len() != scalars.len() {
+            return Err(MsmError::LengthMismatch {
+                bases: bases.len(),
+                scalars: scalars.len(),
+            });
+        }
+        self.run_on(bases, scalars)
+            .map_err(|e| MsmError::Device(e.to_string()))
+    }
+
+    fn run_on<C: DeviceCurve>(
+        &self,
+        bases: &ResidentBases<C>,
+        scalars: &[C::Scalar],
+    ) -> Result<Jacobian<C>, GpuError> {
+        let n = scalars.len();
         if n == 0 {
             return Ok(Jacobian::identity());
         }
-        let n32 = u32::try_from(n)
-            .ok()
-            .filter(|&n| n < 1 << 31)
-            .ok_or_else(|| GpuError::Unsupported(format!("{n} points in one device MSM")))?;
+        // The point at infinity adds nothing: its scalar is zeroed, so it has no digits.
+        let mut limbs = Vec::with_capacity(4 * n);
+        for (k, &inf) in scalars.iter().zip(&bases.infinity) {
+            limbs.extend_from_slice(&if inf { [0; 4] } else { C::scalar_limbs(k) });
+        }
+        let n32 = n as u32;
         let c = self.window_for(n);
         let bits = C::Scalar::modulus().bits() as u32;
         let windows = (bits + 1).div_ceil(c);
@@ -102,7 +138,7 @@ impl DeviceMsm {
         let g = C::DEVICE_NAME;
 
         let scalars_buf = d.upload(&limbs)?;
-        let bases_buf = d.upload(&points)?;
+        let bases_buf = &bases.buf;
         let digits = d.alloc(4 * n * windows as usize)?;
         let counts_buf = d.alloc(4 * buckets)?;
         d.launch(
@@ -163,7 +199,7 @@ impl DeviceMsm {
             &format!("{g}_msm_chunk_sums"),
             chunks,
             &[
-                Arg::Buf(&bases_buf),
+                Arg::Buf(bases_buf),
                 Arg::Buf(&entries),
                 Arg::Buf(&chunk_buf),
                 Arg::U32(chunks as u32),
@@ -236,8 +272,27 @@ impl<C: DeviceCurve> MsmEngine<C> for DeviceMsm {
                 scalars: scalars.len(),
             });
         }
-        self.run(bases, scalars)
-            .map_err(|e| MsmError::Device(e.to_string()))
+        let resident = self
+            .upload_bases(bases)
+            .map_err(|e| MsmError::Device(e.to_string()))?;
+        self.msm_resident(&resident, scalars)
+    }
+}
+
+/// Bases on a device: uploaded once, used by many MSMs (the point at infinity is stored
+/// as zeros and its scalar zeroed at each MSM).
+pub struct ResidentBases<C> {
+    buf: crate::Buffer,
+    infinity: Vec<bool>,
+    _curve: std::marker::PhantomData<C>,
+}
+
+impl<C> ResidentBases<C> {
+    pub fn len(&self) -> usize {
+        self.infinity.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.infinity.is_empty()
     }
 }
 

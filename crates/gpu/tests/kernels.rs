@@ -164,6 +164,18 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
     fastzk_testing::msm::every_shape::<C, _>(&engines, n);
     fastzk_testing::msm::small_random_inputs::<C, _>(&engines, 12);
     fastzk_testing::msm::length_mismatch_is_an_error::<C, _>(&engines);
+    // Bases uploaded once serve several MSMs (with the point at infinity among them).
+    let e = &engines[0];
+    let mut pts = points::<C>(70, 8);
+    pts[3] = Affine::identity();
+    let resident = e.upload_bases(&pts).unwrap();
+    let mut r = rng(n as u64);
+    for _ in 0..3 {
+        let ks: Vec<C::Scalar> = elements(&mut r, pts.len());
+        let want = fastzk_testing::msm::naive(&pts, &ks);
+        assert_eq!(e.msm_resident(&resident, &ks).unwrap(), want, "resident");
+    }
+    assert!(e.msm_resident(&resident, &[]).is_err(), "a length mismatch");
 }
 
 /// SpMV against the CPU's on random matrices with empty rows, a row longer than many
