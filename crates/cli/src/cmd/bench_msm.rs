@@ -285,7 +285,10 @@ fn bench_device<C: fastzk_gpu::DeviceCurve>(
     // Bases uploaded once, as a prover keeps its key's points on the device.
     let resident = engine.upload_bases(&points)?;
     let resident_times = timed_runs(args.runs, || {
-        ensure!(engine.msm_resident(&resident, &scalars)? == first, "runs disagree");
+        ensure!(
+            engine.msm_resident(&resident, &scalars)? == first,
+            "runs disagree"
+        );
         Ok(())
     })?;
     let median = times[times.len() / 2];

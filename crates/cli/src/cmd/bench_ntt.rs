@@ -88,17 +88,7 @@ fn bench_device<F: NttField + fastzk_gpu::DeviceField>(
         .checked_mul(args.batch)
         .context("batch × size overflows")?;
     let input: Vec<F> = (0..total).map(|_| F::random(&mut OsRng)).collect();
-    let out = if args.engine == Engine::FastzkBitrev {
-        Order::BitReversed
-    } else {
-        Order::Natural
-    };
-    let kind = match (args.engine, args.coset) {
-        (Engine::Inverse, false) => Transform::Inverse,
-        (Engine::Inverse, true) => Transform::CosetInverse,
-        (_, false) => Transform::Forward,
-        (_, true) => Transform::CosetForward,
-    };
+    let (kind, out) = transform_of(args.engine, args.coset);
     let mut on_device = input.clone();
     t.apply_batch(kind, &mut on_device, Order::Natural, out)?;
     let mut on_cpu = input.clone();
@@ -155,7 +145,8 @@ pub enum NttEngine {
 }
 use NttEngine as Engine;
 
-fn apply<F: NttField>(d: &Radix2Domain<F>, engine: Engine, coset: bool, v: &mut [F]) -> Result<()> {
+/// The transform and output order `engine` times (input in natural order).
+fn transform_of(engine: Engine, coset: bool) -> (Transform, Order) {
     let out = if engine == Engine::FastzkBitrev {
         Order::BitReversed
     } else {
@@ -167,6 +158,11 @@ fn apply<F: NttField>(d: &Radix2Domain<F>, engine: Engine, coset: bool, v: &mut 
         (_, false) => Transform::Forward,
         (_, true) => Transform::CosetForward,
     };
+    (kind, out)
+}
+
+fn apply<F: NttField>(d: &Radix2Domain<F>, engine: Engine, coset: bool, v: &mut [F]) -> Result<()> {
+    let (kind, out) = transform_of(engine, coset);
     if engine == Engine::Naive {
         NaiveDft::on(*d.subgroup()).apply_batch(kind, v, Order::Natural, out)?
     } else {
