@@ -155,7 +155,9 @@ for c in "${CIRCUITS[@]}"; do
 
   # The NTTs and MSMs on a device: an OpenCL device (PoCL in CI) when there is one;
   # --device auto proves (on a GPU, or on the CPU when there is none).
-  if "$FASTZK" info | grep -q '^opencl 0:'; then
+  # (info captured first: with pipefail, grep -q closing the pipe early fails the test)
+  devices=$("$FASTZK" info)
+  if grep -q '^opencl 0:' <<<"$devices"; then
     expect 0 "$c:fastzk-prove-device-opencl" \
       "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/cl_proof.json" "$d/cl_public.json" --device opencl
     expect 0 "$c:snarkjs-verifies-fastzk-device-opencl-proof" \
@@ -164,7 +166,7 @@ for c in "${CIRCUITS[@]}"; do
     echo "SKIP $c:fastzk-prove-device-opencl (no OpenCL device; install pocl-opencl-icd)"
   fi
   # No NVIDIA driver: --device cuda is a clear error, not a panic and not a CPU proof.
-  if "$FASTZK" info | grep -q '^cuda: no driver'; then
+  if grep -q '^cuda: no driver' <<<"$devices"; then
     expect 2 "$c:fastzk-prove-device-cuda-without-driver" \
       "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" "$d/cu_proof.json" "$d/cu_public.json" --device cuda
     if grep -q "cuda: no driver" "$LOGS/$c:fastzk-prove-device-cuda-without-driver.log"; then
