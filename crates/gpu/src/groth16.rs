@@ -44,10 +44,6 @@ where
     E::G2: DeviceCurve,
     E::Fr: DeviceField,
 {
-    fn name(&self) -> String {
-        self.device().info().to_string()
-    }
-
     fn msm_g1(
         &self,
         bases: &[Affine<E::G1>],

@@ -28,8 +28,3 @@ pub use msm::{DeviceMsm, MultiDeviceMsm};
 pub use ntt::DeviceNtt;
 pub use runtime::{devices, Arg, Backend, Buffer, Device, DeviceChoice, DeviceInfo, Program};
 pub use source::{DeviceCurve, DeviceField, Source};
-
-/// The first device of `backend`, opened.
-pub fn first(backend: Backend) -> Result<Device, GpuError> {
-    Device::open(backend, 0)
-}

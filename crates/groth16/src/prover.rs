@@ -37,15 +37,13 @@ pub struct ProveOptions<'a, E: PairingCurve> {
     pub self_check: bool,
     /// Called with each phase's name as it starts (for progress displays).
     pub on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
-    /// Runs the NTTs and MSMs elsewhere (a GPU) instead of on the CPU engines.
+    /// Runs the SpMV, NTTs and MSMs elsewhere (a GPU) instead of on the CPU engines.
     pub offload: Option<&'a dyn Offload<E>>,
 }
 
-/// Where the prover's NTTs and MSMs run when not on the CPU engines: a device backend
-/// implements this (`fastzk-gpu`'s `DeviceOffload`, behind this crate's `gpu` feature).
+/// Where the prover's SpMV, NTTs and MSMs run when not on the CPU engines: a device
+/// backend implements this (`fastzk_gpu::groth16::DeviceOffload`).
 pub trait Offload<E: PairingCurve>: Sync {
-    /// What runs, for reports.
-    fn name(&self) -> String;
     fn msm_g1(
         &self,
         bases: &[fastzk_curve::Affine<E::G1>],
