@@ -167,16 +167,21 @@ impl CuDevice {
         Ok(CuProgram(m))
     }
 
-    pub(crate) fn alloc(&self, bytes: usize) -> Result<CuBuffer, GpuError> {
-        self.stream
-            .alloc_zeros::<u8>(bytes.max(8))
-            .map(CuBuffer)
-            .map_err(|e| GpuError::Alloc {
-                backend: B,
-                device: self.name.clone(),
-                bytes,
-                why: e.to_string(),
-            })
+    pub(crate) fn alloc(&self, bytes: usize, zeroed: bool) -> Result<CuBuffer, GpuError> {
+        let size = bytes.max(8);
+        if zeroed {
+            self.stream.alloc_zeros::<u8>(size)
+        } else {
+            // SAFETY: the caller overwrites the buffer before any kernel reads it.
+            unsafe { self.stream.alloc::<u8>(size) }
+        }
+        .map(CuBuffer)
+        .map_err(|e| GpuError::Alloc {
+            backend: B,
+            device: self.name.clone(),
+            bytes,
+            why: e.to_string(),
+        })
     }
 
     pub(crate) fn write(&self, b: &mut CuBuffer, bytes: &[u8]) -> Result<(), GpuError> {

@@ -164,7 +164,7 @@ impl ClDevice {
         Ok(ClProgram(p))
     }
 
-    pub(crate) fn alloc(&self, bytes: usize) -> Result<ClBuffer, GpuError> {
+    pub(crate) fn alloc(&self, bytes: usize, zeroed: bool) -> Result<ClBuffer, GpuError> {
         // OpenCL refuses empty buffers; a zero-length one holds a word nobody reads.
         let size = bytes.max(8);
         // SAFETY: no host pointer is passed, so the driver owns the memory.
@@ -177,13 +177,15 @@ impl ClDevice {
             bytes,
             why: e.to_string(),
         })?;
-        let zeros = vec![0u8; size];
-        // SAFETY: blocking write of `size` bytes into a buffer of `size` bytes.
-        unsafe {
-            self.queue
-                .enqueue_write_buffer(&mut b, CL_BLOCKING, 0, &zeros, &[])
+        if zeroed {
+            let zeros = vec![0u8; size];
+            // SAFETY: blocking write of `size` bytes into a buffer of `size` bytes.
+            unsafe {
+                self.queue
+                    .enqueue_write_buffer(&mut b, CL_BLOCKING, 0, &zeros, &[])
+            }
+            .map_err(|e| driver("clearing a buffer", e))?;
         }
-        .map_err(|e| driver("clearing a buffer", e))?;
         Ok(ClBuffer(b))
     }
 

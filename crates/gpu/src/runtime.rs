@@ -242,16 +242,21 @@ impl Device {
 
     /// A zero-filled buffer of `bytes` bytes.
     pub fn alloc(&self, bytes: usize) -> Result<Buffer, GpuError> {
+        self.alloc_with(bytes, true)
+    }
+
+    /// A buffer of `bytes` bytes, cleared when `zeroed` (an upload overwrites it anyway).
+    fn alloc_with(&self, bytes: usize, zeroed: bool) -> Result<Buffer, GpuError> {
         let imp = match &self.imp {
-            DeviceImp::Cl(d) => BufferImp::Cl(d.alloc(bytes)?),
-            DeviceImp::Cu(d) => BufferImp::Cu(d.alloc(bytes)?),
+            DeviceImp::Cl(d) => BufferImp::Cl(d.alloc(bytes, zeroed)?),
+            DeviceImp::Cu(d) => BufferImp::Cu(d.alloc(bytes, zeroed)?),
         };
         Ok(Buffer { imp, len: bytes })
     }
 
     /// A buffer holding `data`.
     pub fn upload<T: Word>(&self, data: &[T]) -> Result<Buffer, GpuError> {
-        let mut b = self.alloc(size_of_val(data))?;
+        let mut b = self.alloc_with(size_of_val(data), false)?;
         self.write(&mut b, data)?;
         Ok(b)
     }
