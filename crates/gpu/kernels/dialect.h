@@ -39,29 +39,79 @@ typedef uint u32;
 #define ATOMIC_INC_U32(p) atomic_inc(p)
 #endif
 
-/* Carry chains, portable form: the carry is 0 or 1 in a word. */
-DEVICE u64 fz_addc(u64 a, u64 b, u64 *carry) {
-  u64 s = a + b;
-  u64 c = s < a;
-  u64 r = s + *carry;
-  *carry = c | (r < s);
-  return r;
+/* 32-bit carry chains, the shape of PTX's carry-flag instructions: `_cc` sets the carry (or
+ * borrow) flag, `c` reads it. On CUDA each is one PTX instruction (the flag lives in the
+ * hardware and `cf` is unused); the portable form keeps the flag in `*cf` and is what OpenCL
+ * runs, and what CUDA runs when FZ_PORTABLE_CARRIES is defined (to compare the two on a
+ * device, and in the static model). A chain must not be interleaved with another. */
+#if defined(FZ_CUDA) && !defined(FZ_PORTABLE_CARRIES)
+#define FZ_PTX_CARRIES 1
+#define FZ_PTX3(op, a, b, c)                                                                \
+  u32 r;                                                                                    \
+  asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));                  \
+  return r
+#define FZ_PTX2(op, a, b)                                                                   \
+  u32 r;                                                                                    \
+  asm volatile(op " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));                               \
+  return r
+DEVICE u32 fz_mad_lo_cc(u32 a, u32 b, u32 c, u32 *cf) { FZ_PTX3("mad.lo.cc.u32", a, b, c); }
+DEVICE u32 fz_madc_lo_cc(u32 a, u32 b, u32 c, u32 *cf) { FZ_PTX3("madc.lo.cc.u32", a, b, c); }
+DEVICE u32 fz_mad_hi_cc(u32 a, u32 b, u32 c, u32 *cf) { FZ_PTX3("mad.hi.cc.u32", a, b, c); }
+DEVICE u32 fz_madc_hi_cc(u32 a, u32 b, u32 c, u32 *cf) { FZ_PTX3("madc.hi.cc.u32", a, b, c); }
+DEVICE u32 fz_madc_hi(u32 a, u32 b, u32 c, u32 *cf) { FZ_PTX3("madc.hi.u32", a, b, c); }
+DEVICE u32 fz_add_cc(u32 a, u32 b, u32 *cf) { FZ_PTX2("add.cc.u32", a, b); }
+DEVICE u32 fz_addc_cc(u32 a, u32 b, u32 *cf) { FZ_PTX2("addc.cc.u32", a, b); }
+DEVICE u32 fz_addc(u32 a, u32 b, u32 *cf) { FZ_PTX2("addc.u32", a, b); }
+DEVICE u32 fz_sub_cc(u32 a, u32 b, u32 *cf) { FZ_PTX2("sub.cc.u32", a, b); }
+DEVICE u32 fz_subc_cc(u32 a, u32 b, u32 *cf) { FZ_PTX2("subc.cc.u32", a, b); }
+DEVICE u32 fz_subc(u32 a, u32 b, u32 *cf) { FZ_PTX2("subc.u32", a, b); }
+#undef FZ_PTX3
+#undef FZ_PTX2
+#else
+#define FZ_MUL32_HI(a, b) ((u32)(((u64)(a) * (u64)(b)) >> 32))
+DEVICE u32 fz_mad_lo_cc(u32 a, u32 b, u32 c, u32 *cf) {
+  u64 s = (u64)(u32)(a * b) + c;
+  *cf = (u32)(s >> 32);
+  return (u32)s;
 }
-DEVICE u64 fz_subb(u64 a, u64 b, u64 *borrow) {
-  u64 d = a - b;
-  u64 c = a < b;
-  u64 r = d - *borrow;
-  *borrow = c | (d < *borrow);
-  return r;
+DEVICE u32 fz_madc_lo_cc(u32 a, u32 b, u32 c, u32 *cf) {
+  u64 s = (u64)(u32)(a * b) + c + *cf;
+  *cf = (u32)(s >> 32);
+  return (u32)s;
 }
-/* a + b·c + carry, the high word back in carry (never overflows: at most 2^128 − 1). */
-DEVICE u64 fz_mac(u64 a, u64 b, u64 c, u64 *carry) {
-  u64 lo = b * c;
-  u64 hi = MULHI64(b, c);
-  lo += a;
-  hi += lo < a;
-  lo += *carry;
-  hi += lo < *carry;
-  *carry = hi;
-  return lo;
+DEVICE u32 fz_mad_hi_cc(u32 a, u32 b, u32 c, u32 *cf) {
+  u64 s = (u64)FZ_MUL32_HI(a, b) + c;
+  *cf = (u32)(s >> 32);
+  return (u32)s;
 }
+DEVICE u32 fz_madc_hi_cc(u32 a, u32 b, u32 c, u32 *cf) {
+  u64 s = (u64)FZ_MUL32_HI(a, b) + c + *cf;
+  *cf = (u32)(s >> 32);
+  return (u32)s;
+}
+DEVICE u32 fz_madc_hi(u32 a, u32 b, u32 c, u32 *cf) { return FZ_MUL32_HI(a, b) + c + *cf; }
+DEVICE u32 fz_add_cc(u32 a, u32 b, u32 *cf) {
+  u64 s = (u64)a + b;
+  *cf = (u32)(s >> 32);
+  return (u32)s;
+}
+DEVICE u32 fz_addc_cc(u32 a, u32 b, u32 *cf) {
+  u64 s = (u64)a + b + *cf;
+  *cf = (u32)(s >> 32);
+  return (u32)s;
+}
+DEVICE u32 fz_addc(u32 a, u32 b, u32 *cf) { return a + b + *cf; }
+/* Subtraction: the flag is the borrow. */
+DEVICE u32 fz_sub_cc(u32 a, u32 b, u32 *cf) {
+  u64 d = (u64)a - b;
+  *cf = (u32)(d >> 63);
+  return (u32)d;
+}
+DEVICE u32 fz_subc_cc(u32 a, u32 b, u32 *cf) {
+  u64 d = (u64)a - b - *cf;
+  *cf = (u32)(d >> 63);
+  return (u32)d;
+}
+DEVICE u32 fz_subc(u32 a, u32 b, u32 *cf) { return a - b - *cf; }
+#undef FZ_MUL32_HI
+#endif

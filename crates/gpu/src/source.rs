@@ -98,6 +98,14 @@ impl Source {
         }
     }
 
+    /// As `new`, with the portable carry chains on CUDA too (OpenCL always has them), to
+    /// compare them with the PTX ones on a device and in the static model.
+    pub fn with_portable_carries() -> Self {
+        let mut s = Self::new();
+        s.text.insert_str(0, "#define FZ_PORTABLE_CARRIES 1\n");
+        s
+    }
+
     /// The assembled source.
     pub fn text(&self) -> &str {
         &self.text
