@@ -9,7 +9,7 @@ mod progress;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use cmd::{bench_msm, bench_ntt, demo, groth16, plonk, protocol, r1cs, spartan, witness};
+use cmd::{bench_msm, bench_ntt, demo, gpu, groth16, plonk, protocol, r1cs, spartan, witness};
 
 #[derive(Parser)]
 #[command(
@@ -66,6 +66,9 @@ enum Command {
     },
     /// Print what this CPU offers fastzk (MULX/ADX, AVX2, AVX-512, IFMA) and what is in use.
     Info,
+    /// GPU tools: the static model of the kernels on an NVIDIA architecture.
+    #[command(subcommand)]
+    Gpu(gpu::GpuCommand),
     /// Time a kernel on generated inputs (checked against a second engine at small sizes).
     Bench {
         #[command(subcommand)]
@@ -135,6 +138,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Verify(args) => protocol::verify(&args),
         Command::R1cs(cmd) => r1cs::run(&cmd),
         Command::Selftest { batch } => cmd::selftest::run(batch).map(|()| 0),
+        Command::Gpu(c) => gpu::run(c),
         Command::Info => {
             cmd::info::run();
             Ok(0)

@@ -17,7 +17,7 @@ use crate::{cache, Backend};
 
 const B: Backend = Backend::Cuda;
 /// Threads per block for every launch (kernels are written for any block size).
-const BLOCK: u32 = 256;
+pub const BLOCK: u32 = 256;
 
 fn driver(what: &str, e: DriverError) -> GpuError {
     GpuError::Driver {

@@ -106,6 +106,13 @@ impl Source {
         s
     }
 
+    /// Device code of the caller's appended after what is defined so far (probe kernels of
+    /// the static model, say), written on the same dialect.
+    pub fn append(&mut self, code: &str) -> &mut Self {
+        self.text.push_str(code);
+        self
+    }
+
     /// The assembled source.
     pub fn text(&self) -> &str {
         &self.text

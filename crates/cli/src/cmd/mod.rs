@@ -3,6 +3,7 @@
 pub mod bench_msm;
 pub mod bench_ntt;
 pub mod demo;
+pub mod gpu;
 pub mod groth16;
 pub mod info;
 pub mod plonk;

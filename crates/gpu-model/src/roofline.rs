@@ -1,0 +1,398 @@
+//! The roofline bound of a workload: the kernels the runtime launches for it, each with
+//! its operation counts, bounded by issue, the integer multiply-add pipe, device memory
+//! and its longest thread; host-link transfers added (the runtime does not overlap them
+//! yet). Everything here is a model, never a measurement.
+
+use serde::Serialize;
+
+use crate::compile::Compiled;
+use crate::sass::Function;
+use crate::Arch;
+
+/// Efficiency band until calibrated on a device: estimate = bound ÷ efficiency.
+pub const EFFICIENCY_BAND: (f64, f64) = (0.6, 0.85);
+/// The efficiency the acceptance targets are judged at.
+pub const EFFICIENCY_TARGET: f64 = 0.7;
+
+/// One kernel launch (or a run of identical ones) in a workload.
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelCost {
+    pub kernel: String,
+    pub launches: u64,
+    pub threads: u64,
+    /// Thread instructions, all launches.
+    pub instructions: f64,
+    pub imad_slots: f64,
+    /// Device-memory bytes read and written.
+    pub bytes: f64,
+    /// Instructions of the longest thread.
+    pub serial: f64,
+    pub seconds: f64,
+    /// What bounds it: issue, imad, memory or serial.
+    pub limit: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Workload {
+    pub name: String,
+    pub kernels: Vec<KernelCost>,
+    pub host_link_bytes: f64,
+    pub host_link_seconds: f64,
+    /// Lower bound, seconds.
+    pub bound: f64,
+    /// Bound ÷ efficiency at the band's ends (slow, fast).
+    pub estimate: (f64, f64),
+    pub at_target_efficiency: f64,
+    /// The target, seconds, where the issues set one.
+    pub target: Option<f64>,
+}
+
+/// Per-thread cost of a piece of code: instructions and multiply-add slots.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cost {
+    instr: f64,
+    imad: f64,
+}
+
+impl Cost {
+    fn of(compiled: &Compiled, f: &Function) -> Self {
+        let (instr, imad) = compiled.inclusive(f);
+        Self {
+            instr: f64::from(instr),
+            imad: f64::from(imad),
+        }
+    }
+}
+
+struct Builder<'a> {
+    compiled: &'a Compiled,
+    arch: &'a Arch,
+    kernels: Vec<KernelCost>,
+    link: f64,
+}
+
+impl<'a> Builder<'a> {
+    fn body(&self, kernel: &str) -> Cost {
+        // The kernel's own code only: what it calls is counted per call by the caller.
+        let f = self
+            .compiled
+            .kernel(kernel)
+            .unwrap_or_else(|| panic!("kernel {kernel} is not in the compiled source"));
+        Cost {
+            instr: f64::from(f.instructions()),
+            imad: f64::from(f.imad_slots()),
+        }
+    }
+    fn callee(&self, kernel: &str, name: &str) -> Cost {
+        self.compiled
+            .called(kernel, name)
+            .map(|f| Cost::of(self.compiled, f))
+            .unwrap_or_else(|| panic!("{name} is not called from {kernel}"))
+    }
+
+    /// `threads` threads in `launches` launches doing `per` work units of `unit` each
+    /// (beside the kernel's own body, once per thread), the longest thread `serial_units`.
+    #[allow(clippy::too_many_arguments)]
+    fn kernel(
+        &mut self,
+        kernel: &str,
+        launches: u64,
+        threads: u64,
+        body_trips: f64,
+        units: f64,
+        unit: Cost,
+        serial_units: f64,
+        bytes: f64,
+    ) {
+        let body = self.body(kernel);
+        let instructions = threads as f64 * body.instr * body_trips + units * unit.instr;
+        let imad_slots = threads as f64 * body.imad * body_trips + units * unit.imad;
+        let serial =
+            body.instr * body_trips.max(1.0).min(serial_units.max(1.0)) + serial_units * unit.instr;
+        let a = self.arch;
+        let times = [
+            (instructions / a.issue_rate(), "issue"),
+            (imad_slots / a.imad_rate(), "imad"),
+            (bytes / a.memory_bandwidth, "memory"),
+            (serial * launches as f64 / (a.clock_ghz * 1e9), "serial"),
+        ];
+        let (seconds, limit) =
+            times
+                .into_iter()
+                .fold((0.0, "issue"), |m, t| if t.0 > m.0 { t } else { m });
+        self.kernels.push(KernelCost {
+            kernel: kernel.to_string(),
+            launches,
+            threads,
+            instructions,
+            imad_slots,
+            bytes,
+            serial,
+            seconds,
+            limit,
+        });
+    }
+
+    fn finish(self, name: String, target: Option<f64>) -> Workload {
+        let host_link_seconds = self.link / self.arch.host_link;
+        let bound = self.kernels.iter().map(|k| k.seconds).sum::<f64>() + host_link_seconds;
+        Workload {
+            name,
+            kernels: self.kernels,
+            host_link_bytes: self.link,
+            host_link_seconds,
+            bound,
+            estimate: (bound / EFFICIENCY_BAND.0, bound / EFFICIENCY_BAND.1),
+            at_target_efficiency: bound / EFFICIENCY_TARGET,
+            target,
+        }
+    }
+}
+
+/// A group's sizes for the MSM model.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupShape {
+    pub name: &'static str,
+    /// 64-bit words of a base-field element.
+    pub base_words: u64,
+    pub scalar_bits: u32,
+}
+
+pub const BN254_G1: GroupShape = GroupShape {
+    name: "bn254_g1",
+    base_words: 4,
+    scalar_bits: 254,
+};
+pub const BN254_G2: GroupShape = GroupShape {
+    name: "bn254_g2",
+    base_words: 8,
+    scalar_bits: 254,
+};
+pub const BLS12_381_G1: GroupShape = GroupShape {
+    name: "bls12_381_g1",
+    base_words: 6,
+    scalar_bits: 255,
+};
+
+/// The runtime's window for `n` points (`DeviceMsm::window_for`).
+fn window_for(n: u64) -> u32 {
+    (u64::BITS - n.leading_zeros())
+        .saturating_sub(3)
+        .clamp(4, 16)
+}
+const CHUNK: f64 = 32.0;
+const MAX_SEGMENTS: u64 = 256;
+
+fn add_msm(b: &mut Builder<'_>, g: GroupShape, n: u64, resident: bool) {
+    let c = window_for(n);
+    let windows = u64::from((g.scalar_bits + 1).div_ceil(c));
+    let half = 1u64 << (c - 1);
+    let buckets = windows * half;
+    let entries = (n * windows) as f64;
+    let per_bucket = entries / buckets as f64;
+    let chunks_per_bucket = (per_bucket / CHUNK).ceil().max(1.0);
+    let chunks = buckets as f64 * chunks_per_bucket;
+    let affine = (16 * g.base_words) as f64;
+    let xyzz = (32 * g.base_words) as f64;
+    let k = |s: &str| format!("{}_msm_{s}", g.name);
+
+    b.kernel(
+        "fz_msm_digits",
+        1,
+        n,
+        windows as f64,
+        0.0,
+        Cost::default(),
+        0.0,
+        n as f64 * 32.0 + entries * 12.0,
+    );
+    b.kernel(
+        "fz_msm_scatter",
+        1,
+        n * windows,
+        1.0,
+        0.0,
+        Cost::default(),
+        0.0,
+        entries * 16.0,
+    );
+    let name = k("chunk_sums");
+    let madd = b.callee(&name, &format!("{}_xyzz_add_affine", g.name));
+    b.kernel(
+        &name,
+        1,
+        chunks as u64,
+        1.0,
+        entries,
+        madd,
+        CHUNK.min(per_bucket.max(1.0)),
+        entries * (4.0 + affine) + chunks * (8.0 + xyzz),
+    );
+    let name = k("bucket_sums");
+    let add = b.callee(&name, &format!("{}_xyzz_add", g.name));
+    b.kernel(
+        &name,
+        1,
+        buckets,
+        1.0,
+        chunks,
+        add,
+        chunks_per_bucket,
+        chunks * xyzz + buckets as f64 * (8.0 + xyzz),
+    );
+    let name = k("reduce");
+    let add = b.callee(&name, &format!("{}_xyzz_add", g.name));
+    let segments = half.min(MAX_SEGMENTS);
+    let len = (half / segments) as f64;
+    b.kernel(
+        &name,
+        1,
+        windows * segments,
+        1.0,
+        2.0 * buckets as f64,
+        add,
+        2.0 * len,
+        buckets as f64 * xyzz + (windows * segments) as f64 * 2.0 * xyzz,
+    );
+    // Scalars up; counts down; cursors and the chunk table up; segment sums down.
+    b.link += n as f64 * 32.0
+        + buckets as f64 * 4.0 * 3.0
+        + chunks * 4.0
+        + (windows * segments) as f64 * 2.0 * xyzz;
+    if !resident {
+        b.link += n as f64 * affine;
+    }
+}
+
+fn add_ntt(b: &mut Builder<'_>, f: &str, log_n: u32, elem: f64, count: u64) {
+    let n = 1u64 << log_n;
+    b.kernel(
+        &format!("{f}_ntt_bit_reverse"),
+        count,
+        n * count,
+        1.0,
+        0.0,
+        Cost::default(),
+        0.0,
+        (2 * n * count) as f64 * elem,
+    );
+    b.kernel(
+        &format!("{f}_ntt_level"),
+        u64::from(log_n) * count,
+        n / 2 * u64::from(log_n) * count,
+        1.0,
+        0.0,
+        Cost::default(),
+        0.0,
+        (n / 2 * u64::from(log_n) * count) as f64 * 5.0 * elem,
+    );
+}
+
+/// BN254 or BLS12-381 G1/G2 MSM of `n` points; bases resident on the device or uploaded.
+pub fn msm(
+    compiled: &Compiled,
+    arch: &Arch,
+    g: GroupShape,
+    log_n: u32,
+    resident: bool,
+) -> Workload {
+    let mut b = Builder {
+        compiled,
+        arch,
+        kernels: Vec::new(),
+        link: 0.0,
+    };
+    add_msm(&mut b, g, 1 << log_n, resident);
+    let target = match (g.name, log_n, resident) {
+        ("bn254_g1", 24, true) => Some(0.100),
+        ("bn254_g1", 20, true) => Some(0.010),
+        _ => None,
+    };
+    let how = if resident {
+        "bases resident"
+    } else {
+        "host to host"
+    };
+    b.finish(format!("MSM {} 2^{log_n}, {how}", g.name), target)
+}
+
+/// A forward NTT of 2^log_n elements of `f` resident on the device.
+pub fn ntt(compiled: &Compiled, arch: &Arch, f: &str, elem_bytes: u64, log_n: u32) -> Workload {
+    let mut b = Builder {
+        compiled,
+        arch,
+        kernels: Vec::new(),
+        link: 0.0,
+    };
+    add_ntt(&mut b, f, log_n, elem_bytes as f64, 1);
+    let target = (f == "bn254_fr" && log_n == 24).then_some(0.010);
+    b.finish(format!("NTT {f} 2^{log_n}, resident"), target)
+}
+
+/// A BN254 Groth16 proof of 2^log_n constraints as `DeviceOffload` runs it: the quotient
+/// (two SpMVs of 2n nonzeros each, assumed; six NTTs with their scalings; two pointwise
+/// passes) and four G1 and one G2 MSM of n points, bases uploaded per proof.
+pub fn groth16(compiled: &Compiled, arch: &Arch, log_n: u32) -> Workload {
+    let mut b = Builder {
+        compiled,
+        arch,
+        kernels: Vec::new(),
+        link: 0.0,
+    };
+    let n = 1u64 << log_n;
+    let elem = 32.0;
+    let nnz = 2 * n;
+    b.kernel(
+        "bn254_fr_spmv_chunks",
+        2,
+        2 * nnz / CHUNK as u64,
+        CHUNK,
+        0.0,
+        Cost::default(),
+        CHUNK,
+        2.0 * nnz as f64 * (4.0 + 2.0 * elem),
+    );
+    b.link += n as f64 * elem + 2.0 * nnz as f64 * (4.0 + elem) + n as f64 * elem;
+    add_ntt(&mut b, "bn254_fr", log_n, elem, 6);
+    b.kernel(
+        "bn254_fr_ntt_scale",
+        6,
+        6 * n,
+        1.0,
+        0.0,
+        Cost::default(),
+        0.0,
+        6.0 * n as f64 * 3.0 * elem,
+    );
+    b.kernel(
+        "bn254_fr_mul_sub",
+        2,
+        2 * n,
+        1.0,
+        0.0,
+        Cost::default(),
+        0.0,
+        2.0 * n as f64 * 4.0 * elem,
+    );
+    for _ in 0..4 {
+        add_msm(&mut b, BN254_G1, n, false);
+    }
+    add_msm(&mut b, BN254_G2, n, false);
+    b.finish(format!("Groth16 BN254 2^{log_n} (quotient and MSMs)"), None)
+}
+
+/// The workloads of the report.
+pub fn all(compiled: &Compiled, arch: &Arch) -> Vec<Workload> {
+    let mut out = Vec::new();
+    for log_n in [20, 24] {
+        out.push(msm(compiled, arch, BN254_G1, log_n, true));
+        out.push(msm(compiled, arch, BN254_G1, log_n, false));
+        out.push(msm(compiled, arch, BLS12_381_G1, log_n, true));
+    }
+    for log_n in [20, 24] {
+        out.push(ntt(compiled, arch, "bn254_fr", 32, log_n));
+        out.push(ntt(compiled, arch, "gl", 8, log_n));
+    }
+    out.push(groth16(compiled, arch, 20));
+    out
+}
