@@ -264,10 +264,38 @@ fn add_msm(b: &mut Builder<'_>, g: GroupShape, n: u64, resident: bool) {
     }
 }
 
-fn add_ntt(b: &mut Builder<'_>, f: &str, log_n: u32, elem: f64, count: u64) {
+/// An NTT field's sizes: element bytes and levels per pass (the runtime's tile).
+#[derive(Clone, Copy, Debug)]
+pub struct NttShape {
+    pub name: &'static str,
+    pub elem_bytes: u64,
+    pub tile_log: u32,
+}
+
+pub fn bn254_fr() -> NttShape {
+    NttShape {
+        name: "bn254_fr",
+        elem_bytes: 32,
+        tile_log: fastzk_gpu::source::ntt_tile::<fastzk_field::bn254::Fr>().ilog2(),
+    }
+}
+pub fn goldilocks() -> NttShape {
+    NttShape {
+        name: "gl",
+        elem_bytes: 8,
+        tile_log: fastzk_gpu::source::ntt_tile::<fastzk_field::Goldilocks>().ilog2(),
+    }
+}
+
+/// `count` transforms of 2^log_n: the bit reversal, then passes of `tile_log` levels
+/// through local memory. Device memory per pass: the data read and written once (a strided
+/// element costs at least a 32-byte sector) and each distinct twiddle once (the L2 keeps
+/// the rest); instructions: the butterflies (the probe's) and each thread's own code once.
+fn add_ntt(b: &mut Builder<'_>, f: NttShape, log_n: u32, count: u64) {
     let n = 1u64 << log_n;
+    let elem = f.elem_bytes as f64;
     b.kernel(
-        &format!("{f}_ntt_bit_reverse"),
+        &format!("{}_ntt_bit_reverse", f.name),
         count,
         n * count,
         1.0,
@@ -276,16 +304,43 @@ fn add_ntt(b: &mut Builder<'_>, f: &str, log_n: u32, elem: f64, count: u64) {
         0.0,
         (2 * n * count) as f64 * elem,
     );
-    b.kernel(
-        &format!("{f}_ntt_level"),
-        u64::from(log_n) * count,
-        n / 2 * u64::from(log_n) * count,
-        1.0,
-        0.0,
-        Cost::default(),
-        0.0,
-        (n / 2 * u64::from(log_n) * count) as f64 * 5.0 * elem,
+    let kernel = format!("{}_ntt_tile", f.name);
+    let butterfly = Cost::of(
+        b.compiled,
+        b.compiled
+            .called(
+                &crate::probes::probe_kernel(f.name),
+                &format!("fz_probe_{}_butterfly", f.name),
+            )
+            .unwrap_or_else(|| panic!("no butterfly probe for {}", f.name)),
     );
+    // As DeviceNtt splits the levels: evenly over the fewest passes, small tiles packed.
+    let block = u64::from(fastzk_gpu::cuda::BLOCK);
+    let passes = log_n.div_ceil(f.tile_log).max(1);
+    let mut s = 0;
+    for pass in 0..passes {
+        let k = (log_n - s).div_ceil(passes - pass);
+        if k == 0 {
+            break;
+        }
+        let tiles = (n >> k) * count;
+        let per_group = ((2 * block) >> k).clamp(1, (1 << f.tile_log) >> k);
+        let groups = tiles.div_ceil(per_group);
+        let butterflies = (n / 2 * u64::from(k) * count) as f64;
+        let per_thread = ((per_group << (k - 1)) as f64 / block as f64).ceil();
+        let twiddles: u64 = (0..k).map(|t| (1u64 << (s + t)).min(n / 2)).sum();
+        b.kernel(
+            &kernel,
+            count,
+            groups * block,
+            1.0,
+            butterflies,
+            butterfly,
+            per_thread * f64::from(k),
+            (2 * n * count) as f64 * elem.max(32.0) + (twiddles * count) as f64 * elem,
+        );
+        s += k;
+    }
 }
 
 /// BN254 or BLS12-381 G1/G2 MSM of `n` points; bases resident on the device or uploaded.
@@ -316,17 +371,17 @@ pub fn msm(
     b.finish(format!("MSM {} 2^{log_n}, {how}", g.name), target)
 }
 
-/// A forward NTT of 2^log_n elements of `f` resident on the device.
-pub fn ntt(compiled: &Compiled, arch: &Arch, f: &str, elem_bytes: u64, log_n: u32) -> Workload {
+/// A forward NTT of 2^log_n elements resident on the device.
+pub fn ntt(compiled: &Compiled, arch: &Arch, f: NttShape, log_n: u32) -> Workload {
     let mut b = Builder {
         compiled,
         arch,
         kernels: Vec::new(),
         link: 0.0,
     };
-    add_ntt(&mut b, f, log_n, elem_bytes as f64, 1);
-    let target = (f == "bn254_fr" && log_n == 24).then_some(0.010);
-    b.finish(format!("NTT {f} 2^{log_n}, resident"), target)
+    add_ntt(&mut b, f, log_n, 1);
+    let target = (f.name == "bn254_fr" && log_n == 24).then_some(0.010);
+    b.finish(format!("NTT {} 2^{log_n}, resident", f.name), target)
 }
 
 /// A BN254 Groth16 proof of 2^log_n constraints as `DeviceOffload` runs it: the quotient
@@ -353,7 +408,7 @@ pub fn groth16(compiled: &Compiled, arch: &Arch, log_n: u32) -> Workload {
         2.0 * nnz as f64 * (4.0 + 2.0 * elem),
     );
     b.link += n as f64 * elem + 2.0 * nnz as f64 * (4.0 + elem) + n as f64 * elem;
-    add_ntt(&mut b, "bn254_fr", log_n, elem, 6);
+    add_ntt(&mut b, bn254_fr(), log_n, 6);
     b.kernel(
         "bn254_fr_ntt_scale",
         6,
@@ -390,8 +445,8 @@ pub fn all(compiled: &Compiled, arch: &Arch) -> Vec<Workload> {
         out.push(msm(compiled, arch, BLS12_381_G1, log_n, true));
     }
     for log_n in [20, 24] {
-        out.push(ntt(compiled, arch, "bn254_fr", 32, log_n));
-        out.push(ntt(compiled, arch, "gl", 8, log_n));
+        out.push(ntt(compiled, arch, bn254_fr(), log_n));
+        out.push(ntt(compiled, arch, goldilocks(), log_n));
     }
     out.push(groth16(compiled, arch, 20));
     out

@@ -1,7 +1,7 @@
 //! Radix-2 NTTs on a device, behind the same [`TwoAdicTransform`] interface as the CPU
 //! engine, so the conformance suite checks them against the naive DFT. A transform is:
 //! input to natural order, the coset's powers if it has one, a bit-reversal and `log n`
-//! Cooley–Tukey levels (ω or ω⁻¹), the inverse's `1/n` (with the coset's inverse powers),
+//! Cooley–Tukey levels (ω or ω⁻¹), as many per pass as a tile in local memory holds, the inverse's `1/n` (with the coset's inverse powers),
 //! and output to bit-reversed order if asked. Twiddles and scaling vectors are computed
 //! on the host once per transform object and kept on the device.
 
@@ -25,6 +25,8 @@ pub struct DeviceNtt<F> {
     coset: Buffer,
     coset_inverse: Buffer,
     inv_n: Buffer,
+    /// Levels per pass of `ntt_tile` (at most the tile's).
+    levels_per_pass: u32,
 }
 
 fn powers<F: Field>(x: F, n: usize, scale: F) -> Vec<F> {
@@ -65,10 +67,18 @@ impl<F: DeviceField + NttField> DeviceNtt<F> {
             coset: up(powers(g, n, F::ONE))?,
             coset_inverse: up(powers(g_inv, n, n_inv))?,
             inv_n: up(vec![n_inv])?,
+            levels_per_pass: crate::source::ntt_tile::<F>().ilog2(),
             device,
             subgroup,
             program,
         })
+    }
+
+    /// At most `levels` levels per pass through local memory (tests use few, so that
+    /// small transforms take several passes).
+    pub fn with_levels_per_pass(mut self, levels: u32) -> Self {
+        self.levels_per_pass = levels.clamp(1, crate::source::ntt_tile::<F>().ilog2());
+        self
     }
 
     /// Size `2^log_n` on the field's own root (as [`Subgroup::new`]).
@@ -124,19 +134,33 @@ impl<F: DeviceField + NttField> DeviceNtt<F> {
         }
         self.bit_reverse(buf, rows)?;
         let tw = &self.twiddles[kind.is_inverse() as usize];
-        for level in 0..k {
-            self.device.launch(
+        // Levels split evenly over the fewest passes a tile allows (24 = 8 + 8 + 8, not
+        // 9 + 9 + 6), small tiles packed several to a work-group.
+        let passes = k.div_ceil(self.levels_per_pass).max(1);
+        let tile = crate::source::ntt_tile::<F>();
+        let mut s = 0;
+        for pass in 0..passes {
+            let levels = (k - s).div_ceil(passes - pass);
+            if levels == 0 {
+                break;
+            }
+            let tiles = rows << (k - levels);
+            let per_group = ((2 * self.device.group_size()) >> levels).clamp(1, tile >> levels);
+            self.device.launch_groups(
                 &self.program,
-                &self.kernel("ntt_level"),
-                (rows << k) / 2,
+                &self.kernel("ntt_tile"),
+                tiles.div_ceil(per_group),
                 &[
                     Arg::Buf(buf),
                     Arg::Buf(tw),
                     Arg::U32(k),
-                    Arg::U32(1 << level),
-                    Arg::U32(rows as u32),
+                    Arg::U32(s),
+                    Arg::U32(levels),
+                    Arg::U32(per_group as u32),
+                    Arg::U64(tiles as u64),
                 ],
             )?;
+            s += levels;
         }
         match kind {
             Transform::Inverse => self.scale(buf, rows, &self.inv_n, 0)?,

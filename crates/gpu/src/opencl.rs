@@ -21,7 +21,7 @@ const B: Backend = Backend::OpenCl;
 /// `clGetPlatformIDs` with no platform installed (cl_khr_icd).
 const CL_PLATFORM_NOT_FOUND_KHR: i32 = -1001;
 /// Work-items per work-group for every launch (kernels check their own bounds).
-const GROUP: usize = 64;
+pub(crate) const GROUP: usize = 64;
 
 fn driver(what: &str, e: ClError) -> GpuError {
     if e.0 == DLOPEN_RUNTIME_LOAD_FAILED || e.0 == DLOPEN_FUNCTION_NOT_AVAILABLE {

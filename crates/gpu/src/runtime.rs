@@ -327,6 +327,25 @@ impl Device {
         }
     }
 
+    /// Threads per work-group (block) of every launch on this device.
+    pub fn group_size(&self) -> usize {
+        match &self.imp {
+            DeviceImp::Cl(_) => opencl::GROUP,
+            DeviceImp::Cu(_) => cuda::BLOCK as usize,
+        }
+    }
+
+    /// `groups` work-groups of [`Self::group_size`] threads (kernels that work per group).
+    pub fn launch_groups(
+        &self,
+        program: &Program,
+        kernel: &str,
+        groups: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        self.launch(program, kernel, groups * self.group_size(), args)
+    }
+
     /// Waits until everything issued has run.
     pub fn finish(&self) -> Result<(), GpuError> {
         match &self.imp {

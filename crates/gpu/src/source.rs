@@ -184,9 +184,20 @@ impl Source {
     pub fn ntt<F: DeviceField + NttField>(&mut self) -> &mut Self {
         self.field::<F>();
         self.once(&format!("{}_ntt", F::DEVICE_NAME), |s| {
-            s.instantiate(&[("FZ_F", F::DEVICE_NAME)], NTT)
+            let tile = ntt_tile::<F>().to_string();
+            s.instantiate(&[("FZ_F", F::DEVICE_NAME), ("FZ_TILE", &tile)], NTT)
         })
     }
+}
+
+/// Local memory an NTT tile may take per work-group: 16 KiB leaves room for several
+/// groups per SM (and fits every OpenCL device's minimum of 32 KiB).
+const NTT_TILE_BYTES: usize = 16 << 10;
+
+/// Elements of `F` in an NTT tile: a power of two, so a pass does log2 of it levels.
+pub fn ntt_tile<F: DeviceField>() -> usize {
+    let n = NTT_TILE_BYTES / (8 * F::WORDS);
+    1 << n.ilog2()
 }
 
 fn c_words(w: &[u64]) -> String {

@@ -255,7 +255,14 @@ fn ntt_suite<F: DeviceField + fastzk_field::NttField>(max_log: u32) {
     fastzk_testing::ntt::matches_naive_dft(make, max_log);
     fastzk_testing::ntt::batches_match_single(&make(5), 3);
     fastzk_testing::ntt::round_trips(make, max_log + 2);
+    // Past one tile: 2^12 is two passes for every field (a tile holds 2^9 or 2^11).
     fastzk_testing::ntt::spot_check(&make(12));
+    // Every element through several passes, with a remainder (3 + 3 + 2 levels at 2^8).
+    for levels in [1, 3] {
+        let few = |k| make(k).with_levels_per_pass(levels);
+        fastzk_testing::ntt::matches_naive_dft(few, max_log);
+        fastzk_testing::ntt::batches_match_single(&few(7), 3);
+    }
 }
 
 /// Groth16 with the NTTs and MSMs on the device: the same proof as on the CPU for the
