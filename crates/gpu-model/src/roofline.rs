@@ -183,82 +183,166 @@ fn window_for(n: u64) -> u32 {
 const CHUNK: f64 = 32.0;
 const MAX_SEGMENTS: u64 = 256;
 
+/// What a kernel does in one workload, as the model counts it: threads, primitive calls
+/// and the bytes it reads and writes in device memory — the same quantities a counting
+/// device measures ([`fastzk_gpu::count`]), so the two can be compared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Counted {
+    /// The kernel's name after the type prefix (`msm_chunk_sums`).
+    pub kernel: &'static str,
+    /// The primitive it calls and how often (`xyzz_add_affine`, `butterfly`, …).
+    pub primitive: Option<(&'static str, f64)>,
+    pub read: f64,
+    pub write: f64,
+}
+
+/// How the runtime lays out an MSM of `n` points (`DeviceMsm::msm`), with the expected
+/// digit and chunk counts for uniformly random scalars.
+#[derive(Clone, Copy, Debug)]
+pub struct MsmPlan {
+    pub n: u64,
+    pub windows: u64,
+    pub half: u64,
+    pub buckets: u64,
+    /// Nonzero digits (taken as every digit).
+    pub entries: f64,
+    pub chunks: f64,
+    pub segments: u64,
+}
+
+impl MsmPlan {
+    pub fn new(g: GroupShape, n: u64) -> Self {
+        let c = window_for(n);
+        let windows = u64::from((g.scalar_bits + 1).div_ceil(c));
+        let half = 1u64 << (c - 1);
+        let buckets = windows * half;
+        let entries = (n * windows) as f64;
+        let per_bucket = entries / buckets as f64;
+        Self {
+            n,
+            windows,
+            half,
+            buckets,
+            entries,
+            chunks: buckets as f64 * (per_bucket / CHUNK).ceil().max(1.0),
+            segments: half.min(MAX_SEGMENTS),
+        }
+    }
+}
+
+/// The MSM's kernels, counted.
+pub fn msm_counts(g: GroupShape, p: &MsmPlan) -> Vec<Counted> {
+    let affine = (16 * g.base_words) as f64;
+    let xyzz = (32 * g.base_words) as f64;
+    let (n, w, e) = (p.n as f64, p.windows as f64, p.entries);
+    let buckets = p.buckets as f64;
+    vec![
+        Counted {
+            kernel: "msm_digits",
+            primitive: None,
+            read: 32.0 * n + 4.0 * e,
+            write: 4.0 * w * n + 4.0 * e,
+        },
+        Counted {
+            kernel: "msm_scatter",
+            primitive: None,
+            read: 4.0 * n * w + 4.0 * e,
+            write: 8.0 * e,
+        },
+        Counted {
+            kernel: "msm_chunk_sums",
+            primitive: Some(("xyzz_add_affine", e)),
+            read: e * (4.0 + affine) + 8.0 * p.chunks,
+            write: p.chunks * xyzz,
+        },
+        Counted {
+            kernel: "msm_bucket_sums",
+            primitive: Some(("xyzz_add", p.chunks)),
+            read: p.chunks * xyzz + 8.0 * buckets,
+            write: buckets * xyzz,
+        },
+        Counted {
+            kernel: "msm_reduce",
+            primitive: Some(("xyzz_add", 2.0 * buckets)),
+            read: buckets * xyzz,
+            write: 2.0 * (p.windows * p.segments) as f64 * xyzz,
+        },
+    ]
+}
+
 fn add_msm(b: &mut Builder<'_>, g: GroupShape, n: u64, resident: bool) {
-    let c = window_for(n);
-    let windows = u64::from((g.scalar_bits + 1).div_ceil(c));
-    let half = 1u64 << (c - 1);
-    let buckets = windows * half;
-    let entries = (n * windows) as f64;
-    let per_bucket = entries / buckets as f64;
-    let chunks_per_bucket = (per_bucket / CHUNK).ceil().max(1.0);
-    let chunks = buckets as f64 * chunks_per_bucket;
+    let p = MsmPlan::new(g, n);
+    let counts = msm_counts(g, &p);
+    let bytes = |k: &str| {
+        let c = counts.iter().find(|c| c.kernel == k).expect("counted");
+        c.read + c.write
+    };
     let affine = (16 * g.base_words) as f64;
     let xyzz = (32 * g.base_words) as f64;
     let k = |s: &str| format!("{}_msm_{s}", g.name);
+    let per_bucket = p.entries / p.buckets as f64;
 
     b.kernel(
         "fz_msm_digits",
         1,
         n,
-        windows as f64,
+        p.windows as f64,
         0.0,
         Cost::default(),
         0.0,
-        n as f64 * 32.0 + entries * 12.0,
+        bytes("msm_digits"),
     );
     b.kernel(
         "fz_msm_scatter",
         1,
-        n * windows,
+        n * p.windows,
         1.0,
         0.0,
         Cost::default(),
         0.0,
-        entries * 16.0,
+        bytes("msm_scatter"),
     );
     let name = k("chunk_sums");
     let madd = b.callee(&name, &format!("{}_xyzz_add_affine", g.name));
     b.kernel(
         &name,
         1,
-        chunks as u64,
+        p.chunks as u64,
         1.0,
-        entries,
+        p.entries,
         madd,
         CHUNK.min(per_bucket.max(1.0)),
-        entries * (4.0 + affine) + chunks * (8.0 + xyzz),
+        bytes("msm_chunk_sums"),
     );
     let name = k("bucket_sums");
     let add = b.callee(&name, &format!("{}_xyzz_add", g.name));
     b.kernel(
         &name,
         1,
-        buckets,
+        p.buckets,
         1.0,
-        chunks,
+        p.chunks,
         add,
-        chunks_per_bucket,
-        chunks * xyzz + buckets as f64 * (8.0 + xyzz),
+        p.chunks / p.buckets as f64,
+        bytes("msm_bucket_sums"),
     );
     let name = k("reduce");
     let add = b.callee(&name, &format!("{}_xyzz_add", g.name));
-    let segments = half.min(MAX_SEGMENTS);
-    let len = (half / segments) as f64;
     b.kernel(
         &name,
         1,
-        windows * segments,
+        p.windows * p.segments,
         1.0,
-        2.0 * buckets as f64,
+        2.0 * p.buckets as f64,
         add,
-        2.0 * len,
-        buckets as f64 * xyzz + (windows * segments) as f64 * 2.0 * xyzz,
+        2.0 * (p.half / p.segments) as f64,
+        bytes("msm_reduce"),
     );
     // Scalars up; counts down; cursors and the chunk table up; segment sums down.
     b.link += n as f64 * 32.0
-        + buckets as f64 * 4.0 * 3.0
-        + chunks * 4.0
-        + (windows * segments) as f64 * 2.0 * xyzz;
+        + p.buckets as f64 * 4.0 * 3.0
+        + p.chunks * 4.0
+        + (p.windows * p.segments) as f64 * 2.0 * xyzz;
     if !resident {
         b.link += n as f64 * affine;
     }
@@ -287,13 +371,56 @@ pub fn goldilocks() -> NttShape {
     }
 }
 
-/// `count` transforms of 2^log_n: the bit reversal, then passes of `tile_log` levels
+/// The passes `DeviceNtt` makes over 2^log_n: (first level, levels) each, the levels split
+/// evenly over the fewest passes a tile allows.
+pub fn ntt_passes(log_n: u32, tile_log: u32) -> Vec<(u32, u32)> {
+    let passes = log_n.div_ceil(tile_log).max(1);
+    let mut out = Vec::new();
+    let mut s = 0;
+    for pass in 0..passes {
+        let k = (log_n - s).div_ceil(passes - pass);
+        if k == 0 {
+            break;
+        }
+        out.push((s, k));
+        s += k;
+    }
+    out
+}
+
+/// A forward transform's kernels, counted (the tile passes summed).
+pub fn ntt_counts(f: NttShape, log_n: u32) -> Vec<Counted> {
+    let n = (1u64 << log_n) as f64;
+    let elem = f.elem_bytes as f64;
+    // Pairs i < rev(i) swap; the 2^⌈k/2⌉ bit palindromes stay.
+    let moved = n - (1u64 << log_n.div_ceil(2)) as f64;
+    let passes = ntt_passes(log_n, f.tile_log);
+    let butterflies = n / 2.0 * f64::from(log_n);
+    vec![
+        Counted {
+            kernel: "ntt_bit_reverse",
+            primitive: None,
+            read: moved * elem,
+            write: moved * elem,
+        },
+        Counted {
+            kernel: "ntt_tile",
+            primitive: Some(("butterfly", butterflies)),
+            // The data once a pass, a twiddle per butterfly.
+            read: passes.len() as f64 * n * elem + butterflies * elem,
+            write: passes.len() as f64 * n * elem,
+        },
+    ]
+}
+
+/// `count` transforms of 2^log_n: the bit reversal, then passes of up to `tile_log` levels
 /// through local memory. Device memory per pass: the data read and written once (a strided
 /// element costs at least a 32-byte sector) and each distinct twiddle once (the L2 keeps
 /// the rest); instructions: the butterflies (the probe's) and each thread's own code once.
 fn add_ntt(b: &mut Builder<'_>, f: NttShape, log_n: u32, count: u64) {
     let n = 1u64 << log_n;
     let elem = f.elem_bytes as f64;
+    let counts = ntt_counts(f, log_n);
     b.kernel(
         &format!("{}_ntt_bit_reverse", f.name),
         count,
@@ -302,7 +429,7 @@ fn add_ntt(b: &mut Builder<'_>, f: NttShape, log_n: u32, count: u64) {
         0.0,
         Cost::default(),
         0.0,
-        (2 * n * count) as f64 * elem,
+        (counts[0].read + counts[0].write) * count as f64,
     );
     let kernel = format!("{}_ntt_tile", f.name);
     let butterfly = Cost::of(
@@ -314,15 +441,8 @@ fn add_ntt(b: &mut Builder<'_>, f: NttShape, log_n: u32, count: u64) {
             )
             .unwrap_or_else(|| panic!("no butterfly probe for {}", f.name)),
     );
-    // As DeviceNtt splits the levels: evenly over the fewest passes, small tiles packed.
     let block = u64::from(fastzk_gpu::cuda::BLOCK);
-    let passes = log_n.div_ceil(f.tile_log).max(1);
-    let mut s = 0;
-    for pass in 0..passes {
-        let k = (log_n - s).div_ceil(passes - pass);
-        if k == 0 {
-            break;
-        }
+    for (s, k) in ntt_passes(log_n, f.tile_log) {
         let tiles = (n >> k) * count;
         let per_group = ((2 * block) >> k).clamp(1, (1 << f.tile_log) >> k);
         let groups = tiles.div_ceil(per_group);
@@ -337,9 +457,10 @@ fn add_ntt(b: &mut Builder<'_>, f: NttShape, log_n: u32, count: u64) {
             butterflies,
             butterfly,
             per_thread * f64::from(k),
-            (2 * n * count) as f64 * elem.max(32.0) + (twiddles * count) as f64 * elem,
+            // The first pass reads contiguous tiles, the others strided elements.
+            (2 * n * count) as f64 * if s == 0 { elem } else { elem.max(32.0) }
+                + (twiddles * count) as f64 * elem,
         );
-        s += k;
     }
 }
 

@@ -20,6 +20,7 @@ typedef unsigned int u32;
 #define BARRIER() __syncthreads()
 #define MULHI64(a, b) __umul64hi((a), (b))
 #define ATOMIC_INC_U32(p) atomicAdd((p), 1u)
+#define ATOMIC_ADD_U32(p, v) atomicAdd((p), (v))
 #else
 #define FZ_OPENCL 1
 typedef ulong u64;
@@ -37,7 +38,24 @@ typedef uint u32;
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define MULHI64(a, b) mul_hi((u64)(a), (u64)(b))
 #define ATOMIC_INC_U32(p) atomic_inc(p)
+#define ATOMIC_ADD_U32(p, v) atomic_add((p), (v))
 #endif
+
+/* Counting mode (FZ_COUNT, set by a counting device): every kernel takes a last argument,
+ * a table of counters, and counts what it does — primitives it calls and bytes it moves
+ * to and from device memory — under its kernel id (FZ_K_*, FZ_OP_* come from the host's
+ * lists). Otherwise all of this compiles to nothing. */
+#ifdef FZ_COUNT
+#define FZ_COUNTERS , GLOBAL u32 *fz_counters
+#define FZ_COUNT_IN(kernel) GLOBAL u32 *fz_count = fz_counters + (kernel) * FZ_OP_COUNT
+#define FZ_COUNT_OP(op, n) ATOMIC_ADD_U32(&fz_count[op], (u32)(n))
+#else
+#define FZ_COUNTERS
+#define FZ_COUNT_IN(kernel)
+#define FZ_COUNT_OP(op, n)
+#endif
+#define FZ_READ(bytes) FZ_COUNT_OP(FZ_OP_READ, bytes)
+#define FZ_WRITE(bytes) FZ_COUNT_OP(FZ_OP_WRITE, bytes)
 
 /* 32-bit carry chains, the shape of PTX's carry-flag instructions: `_cc` sets the carry (or
  * borrow) flag, `c` reads it. On CUDA each is one PTX instruction (the flag lives in the

@@ -1,7 +1,7 @@
 /* Template: a kernel checking the field FZ_F against the host (tests): for pairs (a, b),
  * out[5i…] = a + b, a − b, a·b, a², −a. */
 #define FN(x) FZ_NAME(FZ_F, x)
-KERNEL FN(check_arith)(GLOBAL const FZ_F *a, GLOBAL const FZ_F *b, u32 n, GLOBAL FZ_F *out) {
+KERNEL FN(check_arith)(GLOBAL const FZ_F *a, GLOBAL const FZ_F *b, u32 n, GLOBAL FZ_F *out FZ_COUNTERS) {
   u64 i = GLOBAL_ID();
   if (i >= n) return;
   FZ_F x = a[i], y = b[i];

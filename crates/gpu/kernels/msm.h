@@ -8,9 +8,12 @@
 /* Scalars are canonical, four little-endian limbs each. digits[w·n + i] is bucket key
  * w·B + |d| − 1 with the sign bit, or FZ_NO_DIGIT; counts[key] counts the digits. */
 KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 c, u32 windows,
-                     GLOBAL u32 *digits, GLOBAL u32 *counts) {
+                     GLOBAL u32 *digits, GLOBAL u32 *counts FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_MSM_DIGITS);
   u64 i = GLOBAL_ID();
   if (i >= n) return;
+  FZ_READ(32);
+  FZ_WRITE(4 * windows);
   u64 k[4];
   for (int j = 0; j < 4; j++) k[j] = scalars[4 * i + j];
   u32 half_range = 1u << (c - 1);
@@ -33,6 +36,8 @@ KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 c, u32 windows,
     if (d != 0) {
       u32 key = w * half_range + d - 1;
       ATOMIC_INC_U32(&counts[key]);
+      FZ_READ(4);
+      FZ_WRITE(4);
       entry = key | sign;
     }
     digits[(u64)w * n + i] = entry;
@@ -42,11 +47,15 @@ KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 c, u32 windows,
 /* cursor starts as the exclusive prefix sums of counts; each digit takes the next slot of
  * its bucket's row. The order inside a row varies between runs; the sum does not. */
 KERNEL fz_msm_scatter(GLOBAL const u32 *digits, u32 n, u32 windows, GLOBAL u32 *cursor,
-                      GLOBAL u32 *entries) {
+                      GLOBAL u32 *entries FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_MSM_SCATTER);
   u64 t = GLOBAL_ID();
   if (t >= (u64)n * windows) return;
   u32 e = digits[t];
+  FZ_READ(4);
   if (e == FZ_NO_DIGIT) return;
+  FZ_READ(4);
+  FZ_WRITE(8); /* the cursor's increment and the entry */
   u32 point = (u32)(t % n);
   u32 slot = ATOMIC_INC_U32(&cursor[e & ~FZ_SIGN]);
   entries[slot] = point | (e & FZ_SIGN);

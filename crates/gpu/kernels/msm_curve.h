@@ -6,7 +6,8 @@
  * scalars) is summed by many threads. chunk_start has chunks + 1 entries. */
 KERNEL GN(msm_chunk_sums)(GLOBAL const GN(affine) *bases, GLOBAL const u32 *entries,
                           GLOBAL const u32 *chunk_start, u32 chunks,
-                          GLOBAL GN(xyzz) *partial) {
+                          GLOBAL GN(xyzz) *partial FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_MSM_CHUNK_SUMS);
   u64 t = GLOBAL_ID();
   if (t >= chunks) return;
   GN(xyzz) acc = GN(xyzz_zero)();
@@ -15,18 +16,29 @@ KERNEL GN(msm_chunk_sums)(GLOBAL const GN(affine) *bases, GLOBAL const u32 *entr
     GN(affine) p = bases[e & ~FZ_SIGN];
     if (e & FZ_SIGN) p = GN(affine_neg)(p);
     acc = GN(xyzz_add_affine)(acc, p);
+    FZ_COUNT_OP(FZ_OP_XYZZ_ADD_AFFINE, 1);
+    FZ_READ(4 + sizeof(GN(affine)));
   }
   partial[t] = acc;
+  FZ_READ(8);
+  FZ_WRITE(sizeof(GN(xyzz)));
 }
 
 /* Each bucket's chunks summed: bucket_chunks has buckets + 1 entries. */
 KERNEL GN(msm_bucket_sums)(GLOBAL const GN(xyzz) *partial, GLOBAL const u32 *bucket_chunks,
-                           u32 buckets, GLOBAL GN(xyzz) *out) {
+                           u32 buckets, GLOBAL GN(xyzz) *out FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_MSM_BUCKET_SUMS);
   u64 b = GLOBAL_ID();
   if (b >= buckets) return;
   GN(xyzz) acc = GN(xyzz_zero)();
-  for (u32 k = bucket_chunks[b]; k < bucket_chunks[b + 1]; k++) acc = GN(xyzz_add)(acc, partial[k]);
+  for (u32 k = bucket_chunks[b]; k < bucket_chunks[b + 1]; k++) {
+    acc = GN(xyzz_add)(acc, partial[k]);
+    FZ_COUNT_OP(FZ_OP_XYZZ_ADD, 1);
+    FZ_READ(sizeof(GN(xyzz)));
+  }
   out[b] = acc;
+  FZ_READ(8);
+  FZ_WRITE(sizeof(GN(xyzz)));
 }
 
 /* Bucket reduction (cuZK Algorithm 4): window w's B buckets in `segments` equal segments,
@@ -34,7 +46,8 @@ KERNEL GN(msm_bucket_sums)(GLOBAL const GN(xyzz) *partial, GLOBAL const u32 *buc
  * R sums the buckets and T sums R, so T = Σ (d − s·L)·bucket_d and the segment's part of
  * Σ d·bucket_d is T + s·L·R, which the host finishes. */
 KERNEL GN(msm_reduce)(GLOBAL const GN(xyzz) *buckets, u32 half_range, u32 windows, u32 segments,
-                      GLOBAL GN(xyzz) *running, GLOBAL GN(xyzz) *weighted) {
+                      GLOBAL GN(xyzz) *running, GLOBAL GN(xyzz) *weighted FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_MSM_REDUCE);
   u64 t = GLOBAL_ID();
   if (t >= (u64)windows * segments) return;
   u32 w = (u32)(t / segments), s = (u32)(t % segments);
@@ -45,16 +58,19 @@ KERNEL GN(msm_reduce)(GLOBAL const GN(xyzz) *buckets, u32 half_range, u32 window
   for (u32 j = len; j > 0; j--) {
     r = GN(xyzz_add)(r, row[j - 1]);
     sum = GN(xyzz_add)(sum, r);
+    FZ_COUNT_OP(FZ_OP_XYZZ_ADD, 2);
+    FZ_READ(sizeof(GN(xyzz)));
   }
   running[t] = r;
   weighted[t] = sum;
+  FZ_WRITE(2 * sizeof(GN(xyzz)));
 }
 
 /* Checks of the group formulas against the host (tests): for pairs (p, q),
  * xyzz: p + q, 2p, (p + q) + 2q, (p + q) + (p + q), (p + q) + −(p + q);
  * jac: p + q, 2(p + q), (p + q) + (q + q), (p + q) + (p + q). */
 KERNEL GN(check_formulas)(GLOBAL const GN(affine) *p, GLOBAL const GN(affine) *q, u32 n,
-                          GLOBAL GN(xyzz) *xo, GLOBAL GN(jac) *jo) {
+                          GLOBAL GN(xyzz) *xo, GLOBAL GN(jac) *jo FZ_COUNTERS) {
   u64 i = GLOBAL_ID();
   if (i >= n) return;
   GN(affine) a = p[i], b = q[i];

@@ -3,7 +3,8 @@
  * input, several levels per pass (ntt_tile); twiddles are the powers ω^j (j < n/2) computed on the host. Scaling (1/n, the
  * coset's powers g^i) is a pointwise product with a host-computed vector or constant. */
 #define FN(x) FZ_NAME(FZ_F, x)
-KERNEL FN(ntt_bit_reverse)(GLOBAL FZ_F *rows, u32 log_n, u32 count) {
+KERNEL FN(ntt_bit_reverse)(GLOBAL FZ_F *rows, u32 log_n, u32 count FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_NTT_BIT_REVERSE);
   u64 t = GLOBAL_ID();
   u64 n = (u64)1 << log_n;
   if (t >= n * count) return;
@@ -18,6 +19,8 @@ KERNEL FN(ntt_bit_reverse)(GLOBAL FZ_F *rows, u32 log_n, u32 count) {
     FZ_F t = a[i];
     a[i] = a[r];
     a[r] = t;
+    FZ_READ(2 * sizeof(FZ_F));
+    FZ_WRITE(2 * sizeof(FZ_F));
   }
 }
 /* Levels s … s + k − 1 (half-blocks h = 2^s … 2^(s+k−1)) in one pass, through local
@@ -35,13 +38,16 @@ DEVICE u64 FN(ntt_tile_index)(u64 tile, u32 j, u32 log_n, u32 s, u32 k) {
   return ((tile >> (log_n - k)) << log_n) + ((u >> s) << (s + k)) + lo + ((u64)j << s);
 }
 KERNEL FN(ntt_tile)(GLOBAL FZ_F *a, GLOBAL const FZ_F *twiddles, u32 log_n, u32 s, u32 k,
-                    u32 per_group, u64 tiles) {
+                    u32 per_group, u64 tiles FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_NTT_TILE);
   LOCAL_DECL FZ_F tile[FZ_TILE];
   u64 first = (u64)GROUP_ID() * per_group;
   u32 size = 1u << k;
   u32 mine = (u32)(tiles - first < per_group ? tiles - first : per_group);
-  for (u32 e = LOCAL_ID(); e < mine * size; e += LOCAL_SIZE())
+  for (u32 e = LOCAL_ID(); e < mine * size; e += LOCAL_SIZE()) {
     tile[e] = a[FN(ntt_tile_index)(first + (e >> k), e & (size - 1), log_n, s, k)];
+    FZ_READ(sizeof(FZ_F));
+  }
   BARRIER();
   u64 half_n = (u64)1 << (log_n - 1);
   u64 lo_mask = ((u64)1 << s) - 1;
@@ -58,16 +64,24 @@ KERNEL FN(ntt_tile)(GLOBAL FZ_F *a, GLOBAL const FZ_F *twiddles, u32 log_n, u32 
       FZ_F q = FN(mul)(tile[kk + hh], w);
       tile[kk] = FN(add)(p, q);
       tile[kk + hh] = FN(sub)(p, q);
+      FZ_COUNT_OP(FZ_OP_BUTTERFLY, 1);
+      FZ_READ(sizeof(FZ_F));
     }
     BARRIER();
   }
-  for (u32 e = LOCAL_ID(); e < mine * size; e += LOCAL_SIZE())
+  for (u32 e = LOCAL_ID(); e < mine * size; e += LOCAL_SIZE()) {
     a[FN(ntt_tile_index)(first + (e >> k), e & (size - 1), log_n, s, k)] = tile[e];
+    FZ_WRITE(sizeof(FZ_F));
+  }
 }
 /* a[i] ·= s[i mod n] (the coset's powers), or by s[0] everywhere when n = 0. */
-KERNEL FN(ntt_scale)(GLOBAL FZ_F *a, GLOBAL const FZ_F *s, u64 len, u64 n) {
+KERNEL FN(ntt_scale)(GLOBAL FZ_F *a, GLOBAL const FZ_F *s, u64 len, u64 n FZ_COUNTERS) {
+  FZ_COUNT_IN(FZ_K_NTT_SCALE);
   u64 i = GLOBAL_ID();
   if (i >= len) return;
+  FZ_COUNT_OP(FZ_OP_MUL, 1);
+  FZ_READ(2 * sizeof(FZ_F));
+  FZ_WRITE(sizeof(FZ_F));
   a[i] = FN(mul)(a[i], s[n == 0 ? 0 : i % n]);
 }
 #undef FN

@@ -13,6 +13,7 @@
 //! * [`spmv::DeviceSpmv`]: sparse matrix × vector, cuZK's balanced CSR scheme.
 
 mod cache;
+pub mod count;
 pub mod cuda;
 mod error;
 pub mod groth16;

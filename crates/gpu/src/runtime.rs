@@ -175,6 +175,8 @@ pub struct Device {
     info: DeviceInfo,
     imp: DeviceImp,
     programs: Mutex<HashMap<blake3::Hash, Arc<Program>>>,
+    /// The counter table of a counting device ([`crate::count`]).
+    counters: Option<Mutex<Buffer>>,
 }
 
 enum DeviceImp {
@@ -210,7 +212,39 @@ impl Device {
             info,
             imp,
             programs: Mutex::new(HashMap::new()),
+            counters: None,
         })
+    }
+
+    /// Device `index` of `backend` in counting mode: every kernel compiled with `FZ_COUNT`
+    /// counts its primitives and device-memory bytes (slower; for the static model's
+    /// checks, see [`crate::count`]).
+    pub fn open_counting(backend: Backend, index: usize) -> Result<Self, GpuError> {
+        let mut d = Self::open(backend, index)?;
+        d.counters = Some(Mutex::new(d.alloc(4 * crate::count::WORDS)?));
+        Ok(d)
+    }
+
+    /// The counters since the last reset (`None` unless counting).
+    pub fn counts(&self) -> Result<Option<crate::count::Counts>, GpuError> {
+        match &self.counters {
+            None => Ok(None),
+            Some(b) => {
+                let b = b.lock().unwrap_or_else(|e| e.into_inner());
+                Ok(Some(crate::count::Counts(
+                    self.read_vec(&b, crate::count::WORDS)?,
+                )))
+            }
+        }
+    }
+
+    /// Zeroes the counters.
+    pub fn reset_counts(&self) -> Result<(), GpuError> {
+        if let Some(b) = &self.counters {
+            let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
+            self.write(&mut b, &[0u32; crate::count::WORDS])?;
+        }
+        Ok(())
     }
 
     /// Every device of `backend` (none when its driver is missing).
@@ -226,6 +260,13 @@ impl Device {
     /// `source` compiled for this device, once per process and, across runs, once per
     /// source, device and compiler version.
     pub fn program(&self, source: &str) -> Result<Arc<Program>, GpuError> {
+        let counting;
+        let source = if self.counters.is_some() {
+            counting = format!("#define FZ_COUNT 1\n{source}");
+            &counting
+        } else {
+            source
+        };
         let h = blake3::hash(source.as_bytes());
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = programs.get(&h) {
@@ -320,6 +361,18 @@ impl Device {
         if threads == 0 {
             return Ok(());
         }
+        let counters = self
+            .counters
+            .as_ref()
+            .map(|c| c.lock().unwrap_or_else(|e| e.into_inner()));
+        let with_counters: Vec<Arg<'_>>;
+        let args = match &counters {
+            Some(c) => {
+                with_counters = args.iter().copied().chain([Arg::Buf(c)]).collect();
+                &with_counters[..]
+            }
+            None => args,
+        };
         match (&self.imp, &program.imp) {
             (DeviceImp::Cl(d), ProgramImp::Cl(p)) => d.launch(p, kernel, threads, args),
             (DeviceImp::Cu(d), ProgramImp::Cu(p)) => d.launch(p, kernel, threads, args),

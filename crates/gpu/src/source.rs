@@ -90,6 +90,7 @@ impl Default for Source {
 impl Source {
     pub fn new() -> Self {
         let mut text = String::with_capacity(64 << 10);
+        text.push_str(&crate::count::defines());
         text.push_str(DIALECT);
         text.push_str(FIELD);
         Self {
