@@ -85,48 +85,74 @@ DEVICE FZ_F FN(sub)(FZ_F a, FZ_F b) {
 }
 DEVICE FZ_F FN(neg)(FZ_F a) { return FN(sub)(FN(zero)(), a); }
 DEVICE FZ_F FN(dbl)(FZ_F a) { return FN(add)(a, a); }
-/* t += x·y over words, t has FZ_W + 1 words and the sum fits them. The products x_j·y at
- * even j cover word pairs (j, j+1) that do not overlap, and so do those at odd j: two
- * chains of 64-bit additions, each a low and a high half of one product that the GPU
- * fuses into one wide multiply-add with carry. */
-DEVICE void FN(mac_row)(u32 *t, const u32 *x, u32 y) {
+/* Montgomery multiplication on 32-bit words, arranged so that every partial product is one
+ * wide multiply-add into an aligned register pair. The running sum T (< 2p between rounds)
+ * is held in two arrays: x with x[k] at word k, and z with z[k] at word k − 1 (z[0] = 0).
+ * A round for the multiplier word y:
+ *  A. x[0] += z[1]; the products a_j·y at odd j land on words (j, j+1), which are the
+ *     aligned pairs (j − 1, j) of an array one word up: z is rewritten in place as that
+ *     array o (o[k] at word k + 1), picking up z's remaining words two places down;
+ *  B. the products at even j into x's aligned pairs (j, j + 1); the carry goes to o;
+ *  C. m = x[0]·(−p⁻¹), and m·p the same way (odd words of p into o, even into x), which
+ *     clears word 0;
+ * so that T/2^32 has o at its words and x one word up: the two arrays swap roles. The
+ * round's sum stays below 2^33·p < 2^(32·FZ_W + 32), so no chain carries out of the words
+ * it owns (the modulus leaves a spare bit). Both arrays have a last word that stays 0. */
+DEVICE void FN(mont_round)(u32 *x, u32 *z, const u32 *a, u32 y, const u32 *p) {
   u32 cf = 0;
-  t[0] = fz_mad_lo_cc(x[0], y, t[0], &cf);
-  t[1] = fz_madc_hi_cc(x[0], y, t[1], &cf);
+  x[0] = fz_add_cc(x[0], z[1], &cf);
+#pragma unroll
+  for (int j = 1; j < FZ_W - 1; j += 2) {
+    z[j - 1] = fz_madc_lo_cc(a[j], y, z[j + 1], &cf);
+    z[j] = fz_madc_hi_cc(a[j], y, z[j + 2], &cf);
+  }
+  z[FZ_W - 2] = fz_madc_lo_cc(a[FZ_W - 1], y, z[FZ_W], &cf);
+  z[FZ_W - 1] = fz_madc_hi(a[FZ_W - 1], y, 0, &cf);
+  x[0] = fz_mad_lo_cc(a[0], y, x[0], &cf);
+  x[1] = fz_madc_hi_cc(a[0], y, x[1], &cf);
 #pragma unroll
   for (int j = 2; j < FZ_W; j += 2) {
-    t[j] = fz_madc_lo_cc(x[j], y, t[j], &cf);
-    t[j + 1] = fz_madc_hi_cc(x[j], y, t[j + 1], &cf);
+    x[j] = fz_madc_lo_cc(a[j], y, x[j], &cf);
+    x[j + 1] = fz_madc_hi_cc(a[j], y, x[j + 1], &cf);
   }
-  t[FZ_W] = fz_addc(t[FZ_W], 0, &cf);
-  t[1] = fz_mad_lo_cc(x[1], y, t[1], &cf);
+  z[FZ_W - 1] = fz_addc(z[FZ_W - 1], 0, &cf);
+  u32 m = x[0] * (u32)FN(INV);
+  z[0] = fz_mad_lo_cc(p[1], m, z[0], &cf);
+  z[1] = fz_madc_hi_cc(p[1], m, z[1], &cf);
 #pragma unroll
-  for (int j = 1; j < FZ_W - 2; j += 2) {
-    t[j + 1] = fz_madc_hi_cc(x[j], y, t[j + 1], &cf);
-    t[j + 2] = fz_madc_lo_cc(x[j + 2], y, t[j + 2], &cf);
+  for (int j = 3; j < FZ_W; j += 2) {
+    z[j - 1] = fz_madc_lo_cc(p[j], m, z[j - 1], &cf);
+    z[j] = fz_madc_hi_cc(p[j], m, z[j], &cf);
   }
-  t[FZ_W] = fz_madc_hi(x[FZ_W - 1], y, t[FZ_W], &cf);
+  x[0] = fz_mad_lo_cc(p[0], m, x[0], &cf);
+  x[1] = fz_madc_hi_cc(p[0], m, x[1], &cf);
+#pragma unroll
+  for (int j = 2; j < FZ_W; j += 2) {
+    x[j] = fz_madc_lo_cc(p[j], m, x[j], &cf);
+    x[j + 1] = fz_madc_hi_cc(p[j], m, x[j + 1], &cf);
+  }
+  z[FZ_W - 1] = fz_addc(z[FZ_W - 1], 0, &cf);
 }
-/* a·b·2^(−64·FZ_N): per word of b, t += a·b_i, then t += m·p with m making the low word
- * zero, and a shift by a word. With p < 2^(64·FZ_N − 1), t < 2p between rounds and the
- * round's sum < 2^33·p fits FZ_W + 1 words. */
+/* a·b·2^(−64·FZ_N) mod p. */
 DEVICE FZ_F FN(mul)(FZ_F a, FZ_F b) {
-  u32 x[FZ_W], y[FZ_W], p[FZ_W], t[FZ_W + 1];
+  u32 x[FZ_W], y[FZ_W], p[FZ_W], s[FZ_W + 1], t[FZ_W + 1];
   FN(words)(a, x);
   FN(words)(b, y);
 #pragma unroll
   for (int j = 0; j < FZ_W; j++) p[j] = FN(p_word)(j);
 #pragma unroll
-  for (int j = 0; j <= FZ_W; j++) t[j] = 0;
+  for (int j = 0; j <= FZ_W; j++) s[j] = t[j] = 0;
 #pragma unroll
-  for (int i = 0; i < FZ_W; i++) {
-    FN(mac_row)(t, x, y[i]);
-    FN(mac_row)(t, p, t[0] * (u32)FN(INV));
-#pragma unroll
-    for (int j = 0; j < FZ_W; j++) t[j] = t[j + 1];
-    t[FZ_W] = 0;
+  for (int i = 0; i < FZ_W; i += 2) {
+    FN(mont_round)(s, t, x, y[i], p);
+    FN(mont_round)(t, s, x, y[i + 1], p);
   }
-  return FN(reduce_words)(t);
+  /* T = s + t/2^32 (t[0] = 0), below 2p: one addition, then the final subtraction. */
+  u32 cf = 0;
+  s[0] = fz_add_cc(s[0], t[1], &cf);
+#pragma unroll
+  for (int j = 1; j < FZ_W; j++) s[j] = fz_addc_cc(s[j], t[j + 1], &cf);
+  return FN(reduce_words)(s);
 }
 DEVICE FZ_F FN(sqr)(FZ_F a) { return FN(mul)(a, a); }
 #undef FZ_W
