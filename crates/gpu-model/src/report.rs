@@ -216,7 +216,7 @@ impl Report {
         )?;
         writeln!(
             s,
-            "  {:<44} {:>9} {:>19} {:>9} {:>10}",
+            "  {:<44} {:>10} {:>21} {:>10}  {}",
             "workload", "bound", "estimate", "at 0.7", "target"
         )?;
         for w in &self.workloads {
@@ -227,7 +227,7 @@ impl Report {
             };
             writeln!(
                 s,
-                "  {:<44} {:>9} {:>19} {:>9} {:>10}",
+                "  {:<44} {:>10} {:>21} {:>10}  {}",
                 w.name,
                 ms(w.bound),
                 format!("{} – {}", ms(w.estimate.1), ms(w.estimate.0)),

@@ -107,8 +107,7 @@ impl<'a> Builder<'a> {
         let body = self.body(kernel);
         let instructions = threads as f64 * body.instr * body_trips + units * unit.instr;
         let imad_slots = threads as f64 * body.imad * body_trips + units * unit.imad;
-        let serial =
-            body.instr * body_trips.max(1.0).min(serial_units.max(1.0)) + serial_units * unit.instr;
+        let serial = body.instr * body_trips + serial_units * unit.instr;
         let a = self.arch;
         let times = [
             (instructions / a.issue_rate(), "issue"),
@@ -479,9 +478,10 @@ pub fn msm(
         link: 0.0,
     };
     add_msm(&mut b, g, 1 << log_n, resident);
-    let target = match (g.name, log_n, resident) {
-        ("bn254_g1", 24, true) => Some(0.100),
-        ("bn254_g1", 20, true) => Some(0.010),
+    // The issues' targets are H100 figures.
+    let target = match (arch.name, g.name, log_n, resident) {
+        ("sm_90", "bn254_g1", 24, true) => Some(0.100),
+        ("sm_90", "bn254_g1", 20, true) => Some(0.010),
         _ => None,
     };
     let how = if resident {
@@ -501,7 +501,7 @@ pub fn ntt(compiled: &Compiled, arch: &Arch, f: NttShape, log_n: u32) -> Workloa
         link: 0.0,
     };
     add_ntt(&mut b, f, log_n, 1);
-    let target = (f.name == "bn254_fr" && log_n == 24).then_some(0.010);
+    let target = (arch.name == "sm_90" && f.name == "bn254_fr" && log_n == 24).then_some(0.010);
     b.finish(format!("NTT {} 2^{log_n}, resident", f.name), target)
 }
 
