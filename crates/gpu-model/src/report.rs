@@ -216,8 +216,8 @@ impl Report {
         )?;
         writeln!(
             s,
-            "  {:<44} {:>10} {:>21} {:>10}  {}",
-            "workload", "bound", "estimate", "at 0.7", "target"
+            "  {:<44} {:>10} {:>21} {:>10}  target",
+            "workload", "bound", "estimate", "at 0.7"
         )?;
         for w in &self.workloads {
             let target = match w.target {
