@@ -90,8 +90,9 @@ impl<'a> Builder<'a> {
             .unwrap_or_else(|| panic!("{name} is not called from {kernel}"))
     }
 
-    /// `threads` threads in `launches` launches doing `per` work units of `unit` each
-    /// (beside the kernel's own body, once per thread), the longest thread `serial_units`.
+    /// `threads` threads in `launches` launches, each running the kernel's own code
+    /// `body_trips` times, and `units` calls of a primitive costing `unit` in all; the
+    /// longest thread makes `serial_units` of those calls; `bytes` of device memory.
     #[allow(clippy::too_many_arguments)]
     fn kernel(
         &mut self,
