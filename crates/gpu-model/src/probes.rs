@@ -2,8 +2,8 @@
 //! arithmetic primitive whose body is that primitive as a called function, so that its
 //! SASS can be counted alone.
 
-use fastzk_curve::{bls12_381, bn254};
-use fastzk_field::{Goldilocks, GoldilocksExt2, GoldilocksExt3};
+use fastzk_curve::bn254;
+use fastzk_field::{GoldilocksExt2, GoldilocksExt3};
 use fastzk_gpu::{DeviceCurve, DeviceField, Source};
 
 /// Field primitives probed: `{field} {op}` for op in mul, sqr, add.
@@ -80,18 +80,8 @@ fn group_probe(g: &str) -> String {
 
 /// Every kernel of the runtime and every probe.
 pub fn everything() -> Source {
-    let mut s = Source::new();
-    s.msm::<bn254::G1Config>()
-        .msm::<bn254::G2Config>()
-        .msm::<bls12_381::G1Config>()
-        .msm::<bls12_381::G2Config>()
-        .ntt::<fastzk_field::bn254::Fr>()
-        .ntt::<fastzk_field::bls12_381::Fr>()
-        .ntt::<Goldilocks>()
-        .spmv::<fastzk_field::bn254::Fr>()
-        .spmv::<fastzk_field::bls12_381::Fr>()
-        .spmv::<Goldilocks>()
-        .field::<fastzk_field::bn254::Fq>()
+    let mut s = Source::all_kernels();
+    s.field::<fastzk_field::bn254::Fq>()
         .field::<fastzk_field::bls12_381::Fq>()
         .field::<GoldilocksExt2>()
         .field::<GoldilocksExt3>();

@@ -99,6 +99,24 @@ impl Source {
         }
     }
 
+    /// Every kernel the runtime launches, for every type it has them for: MSM for the four
+    /// groups, NTT and SpMV for the three scalar fields (what CI compiles for CUDA and the
+    /// static model reads).
+    pub fn all_kernels() -> Self {
+        let mut s = Self::new();
+        s.msm::<fastzk_curve::bn254::G1Config>()
+            .msm::<fastzk_curve::bn254::G2Config>()
+            .msm::<fastzk_curve::bls12_381::G1Config>()
+            .msm::<fastzk_curve::bls12_381::G2Config>()
+            .ntt::<bn254::Fr>()
+            .ntt::<bls12_381::Fr>()
+            .ntt::<Goldilocks>()
+            .spmv::<bn254::Fr>()
+            .spmv::<bls12_381::Fr>()
+            .spmv::<Goldilocks>();
+        s
+    }
+
     /// As `new`, with the portable carry chains on CUDA too (OpenCL always has them), to
     /// compare them with the PTX ones on a device and in the static model.
     pub fn with_portable_carries() -> Self {
