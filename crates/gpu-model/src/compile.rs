@@ -120,7 +120,7 @@ impl Compiled {
         self.resources.get(&f.symbol).cloned().unwrap_or_default()
     }
 
-    /// A kernel's dynamic instructions outside the functions it calls, and those it calls.
+    /// The entry functions.
     pub fn kernels(&self) -> impl Iterator<Item = &Function> {
         self.functions.iter().filter(|f| f.entry)
     }

@@ -3,6 +3,10 @@
 //! and its longest thread; host-link transfers added (the runtime does not overlap them
 //! yet). Everything here is a model, never a measurement.
 
+// The runtime's own plan (window, chunks, segments, NTT passes), so the model cannot
+// drift from what it launches.
+use fastzk_gpu::msm::{default_window, CHUNK as CHUNK_ENTRIES, MAX_SEGMENTS};
+use fastzk_gpu::ntt::{passes as ntt_passes, tiles_per_group};
 use serde::Serialize;
 
 use crate::compile::Compiled;
@@ -174,14 +178,7 @@ pub const BLS12_381_G1: GroupShape = GroupShape {
     scalar_bits: 255,
 };
 
-/// The runtime's window for `n` points (`DeviceMsm::window_for`).
-fn window_for(n: u64) -> u32 {
-    (u64::BITS - n.leading_zeros())
-        .saturating_sub(3)
-        .clamp(4, 16)
-}
-const CHUNK: f64 = 32.0;
-const MAX_SEGMENTS: u64 = 256;
+const CHUNK: f64 = CHUNK_ENTRIES as f64;
 
 /// What a kernel does in one workload, as the model counts it: threads, primitive calls
 /// and the bytes it reads and writes in device memory — the same quantities a counting
@@ -212,7 +209,7 @@ pub struct MsmPlan {
 
 impl MsmPlan {
     pub fn new(g: GroupShape, n: u64) -> Self {
-        let c = window_for(n);
+        let c = default_window(n as usize);
         let windows = u64::from((g.scalar_bits + 1).div_ceil(c));
         let half = 1u64 << (c - 1);
         let buckets = windows * half;
@@ -225,7 +222,7 @@ impl MsmPlan {
             buckets,
             entries,
             chunks: buckets as f64 * (per_bucket / CHUNK).ceil().max(1.0),
-            segments: half.min(MAX_SEGMENTS),
+            segments: half.min(MAX_SEGMENTS as u64),
         }
     }
 }
@@ -371,23 +368,6 @@ pub fn goldilocks() -> NttShape {
     }
 }
 
-/// The passes `DeviceNtt` makes over 2^log_n: (first level, levels) each, the levels split
-/// evenly over the fewest passes a tile allows.
-pub fn ntt_passes(log_n: u32, tile_log: u32) -> Vec<(u32, u32)> {
-    let passes = log_n.div_ceil(tile_log).max(1);
-    let mut out = Vec::new();
-    let mut s = 0;
-    for pass in 0..passes {
-        let k = (log_n - s).div_ceil(passes - pass);
-        if k == 0 {
-            break;
-        }
-        out.push((s, k));
-        s += k;
-    }
-    out
-}
-
 /// A forward transform's kernels, counted (the tile passes summed).
 pub fn ntt_counts(f: NttShape, log_n: u32) -> Vec<Counted> {
     let n = (1u64 << log_n) as f64;
@@ -444,7 +424,7 @@ fn add_ntt(b: &mut Builder<'_>, f: NttShape, log_n: u32, count: u64) {
     let block = u64::from(fastzk_gpu::cuda::BLOCK);
     for (s, k) in ntt_passes(log_n, f.tile_log) {
         let tiles = (n >> k) * count;
-        let per_group = ((2 * block) >> k).clamp(1, (1 << f.tile_log) >> k);
+        let per_group = tiles_per_group(block as usize, k, 1 << f.tile_log) as u64;
         let groups = tiles.div_ceil(per_group);
         let butterflies = (n / 2 * u64::from(k) * count) as f64;
         let per_thread = ((per_group << (k - 1)) as f64 / block as f64).ceil();

@@ -28,7 +28,14 @@ use crate::GpuError;
 /// Most entries one thread of the SpMV adds.
 pub const CHUNK: usize = 32;
 /// Most segments a window's buckets are cut into for the reduction.
-const MAX_SEGMENTS: usize = 256;
+pub const MAX_SEGMENTS: usize = 256;
+
+/// The window for `n` points unless one is set: about log2(n) − 2 bits, within 4 … 16.
+pub fn default_window(n: usize) -> u32 {
+    (usize::BITS - n.leading_zeros())
+        .saturating_sub(3)
+        .clamp(4, 16)
+}
 
 /// An MSM engine on one device.
 #[derive(Clone, Debug)]
@@ -60,11 +67,7 @@ impl DeviceMsm {
     }
 
     fn window_for(&self, n: usize) -> u32 {
-        self.window.unwrap_or_else(|| {
-            (usize::BITS - n.leading_zeros())
-                .saturating_sub(3)
-                .clamp(4, 16)
-        })
+        self.window.unwrap_or_else(|| default_window(n))
     }
 
     /// `bases` on the device, to be used by many MSMs ([`Self::msm_resident`]).

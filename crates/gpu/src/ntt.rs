@@ -1,8 +1,9 @@
 //! Radix-2 NTTs on a device, behind the same [`TwoAdicTransform`] interface as the CPU
 //! engine, so the conformance suite checks them against the naive DFT. A transform is:
 //! input to natural order, the coset's powers if it has one, a bit-reversal and `log n`
-//! Cooley–Tukey levels (ω or ω⁻¹), as many per pass as a tile in local memory holds, the inverse's `1/n` (with the coset's inverse powers),
-//! and output to bit-reversed order if asked. Twiddles and scaling vectors are computed
+//! Cooley–Tukey levels (ω or ω⁻¹), as many per pass as a tile in local memory holds, the
+//! inverse's `1/n` (with the coset's inverse powers), and output to bit-reversed order if
+//! asked. Twiddles and scaling vectors are computed
 //! on the host once per transform object and kept on the device.
 
 use std::sync::Arc;
@@ -37,6 +38,29 @@ fn powers<F: Field>(x: F, n: usize, scale: F) -> Vec<F> {
         p *= x;
     }
     v
+}
+
+/// The passes over 2^log_n: (first level, levels) each, the levels split evenly over the
+/// fewest passes of at most `max_levels` (24 = 8 + 8 + 8, not 9 + 9 + 6).
+pub fn passes(log_n: u32, max_levels: u32) -> Vec<(u32, u32)> {
+    let count = log_n.div_ceil(max_levels).max(1);
+    let mut out = Vec::new();
+    let mut s = 0;
+    for pass in 0..count {
+        let levels = (log_n - s).div_ceil(count - pass);
+        if levels == 0 {
+            break;
+        }
+        out.push((s, levels));
+        s += levels;
+    }
+    out
+}
+
+/// Tiles of 2^levels elements per work-group of `group_size` threads: small tiles packed so
+/// that every thread has a butterfly, within a tile's worth (`tile` elements) of local memory.
+pub fn tiles_per_group(group_size: usize, levels: u32, tile: usize) -> usize {
+    ((2 * group_size) >> levels).clamp(1, tile >> levels)
 }
 
 fn device_err(e: GpuError) -> PolyError {
@@ -134,18 +158,10 @@ impl<F: DeviceField + NttField> DeviceNtt<F> {
         }
         self.bit_reverse(buf, rows)?;
         let tw = &self.twiddles[kind.is_inverse() as usize];
-        // Levels split evenly over the fewest passes a tile allows (24 = 8 + 8 + 8, not
-        // 9 + 9 + 6), small tiles packed several to a work-group.
-        let passes = k.div_ceil(self.levels_per_pass).max(1);
         let tile = crate::source::ntt_tile::<F>();
-        let mut s = 0;
-        for pass in 0..passes {
-            let levels = (k - s).div_ceil(passes - pass);
-            if levels == 0 {
-                break;
-            }
+        for (s, levels) in passes(k, self.levels_per_pass) {
             let tiles = rows << (k - levels);
-            let per_group = ((2 * self.device.group_size()) >> levels).clamp(1, tile >> levels);
+            let per_group = tiles_per_group(self.device.group_size(), levels, tile);
             self.device.launch_groups(
                 &self.program,
                 &self.kernel("ntt_tile"),
@@ -160,7 +176,6 @@ impl<F: DeviceField + NttField> DeviceNtt<F> {
                     Arg::U64(tiles as u64),
                 ],
             )?;
-            s += levels;
         }
         match kind {
             Transform::Inverse => self.scale(buf, rows, &self.inv_n, 0)?,
