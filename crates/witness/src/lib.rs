@@ -17,6 +17,8 @@ mod input;
 
 #[cfg(feature = "runtime")]
 mod runtime;
+#[cfg(feature = "runtime")]
+mod wide_mul;
 
 use num_bigint::BigUint;
 

@@ -4,7 +4,7 @@
 use num_bigint::{BigInt, BigUint, Sign};
 use wasmtime::{Caller, Engine, Extern, Instance, Linker, Memory, Module, Store, TypedFunc};
 
-use crate::{signal_hash, InputSignal, Witness, WitnessError};
+use crate::{signal_hash, wide_mul, InputSignal, Witness, WitnessError};
 
 type Result<T> = std::result::Result<T, WitnessError>;
 
@@ -15,14 +15,40 @@ pub struct WitnessCalculator {
 }
 
 fn engine() -> Engine {
-    // Cranelift at its default (speed) level, compiling functions in parallel.
-    Engine::default()
+    // Cranelift at its default (speed) level, compiling functions in parallel; wide
+    // arithmetic for the rewritten field multiplication (`crate::wide_mul`).
+    let mut config = wasmtime::Config::new();
+    config.wasm_wide_arithmetic(true);
+    Engine::new(&config).expect("wasmtime's default configuration with wide arithmetic")
+}
+
+/// `FASTZK_NO_WIDE_MUL=1` runs circom's modules as they are (to measure the rewrite, or
+/// to rule it out); like fastzk's other switches, on when set to anything but empty or 0.
+fn wide_mul_enabled() -> bool {
+    !std::env::var_os("FASTZK_NO_WIDE_MUL").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 impl WitnessCalculator {
     /// Compiles a module (Cranelift; a large circuit takes seconds, hence
     /// [`Self::serialize`] for a cache).
+    ///
+    /// circom's field multiplication is replaced by a faster one when the module has
+    /// it (`crate::wide_mul`), after the two are compared on this module; any doubt
+    /// and the module runs as it is.
     pub fn compile(wasm: &[u8]) -> Result<Self> {
+        if wide_mul_enabled() {
+            if let Some((patched, q)) = wide_mul::patch(wasm) {
+                if let Ok(calc) = Self::compile_as_is(&patched) {
+                    if calc.wide_mul_agrees(&q) {
+                        return Ok(calc);
+                    }
+                }
+            }
+        }
+        Self::compile_as_is(wasm)
+    }
+
+    fn compile_as_is(wasm: &[u8]) -> Result<Self> {
         let engine = engine();
         let module =
             Module::new(&engine, wasm).map_err(|e| WitnessError::Compile(e.to_string()))?;
@@ -73,7 +99,55 @@ impl WitnessCalculator {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         engine().precompile_compatibility_hash().hash(&mut h);
+        wide_mul_enabled().hash(&mut h);
         h.finish()
+    }
+
+    /// Whether circom's field multiplication was replaced (see [`Self::compile`]).
+    pub fn uses_wide_mul(&self) -> bool {
+        self.module.get_export(wide_mul::PATCHED_EXPORT).is_some()
+    }
+
+    /// Whether the rewritten multiplication gives circom's bytes on edge cases (0, 1,
+    /// q − 1, q, 2^256 − 1, …, every pair of them), unreduced and reduced pseudo-random
+    /// inputs, and with the result written over an input.
+    fn wide_mul_agrees(&self, q: &[u64; 4]) -> bool {
+        let check = || -> Option<bool> {
+            let mut run = Run::new(self, Box::new(|_| {})).ok()?;
+            let memory = run.instance.get_memory(&mut run.store, "memory")?;
+            let patched = run
+                .func::<(i32, i32, i32), ()>(wide_mul::PATCHED_EXPORT)
+                .ok()?;
+            let reference = run
+                .func::<(i32, i32, i32), ()>(wide_mul::REFERENCE_EXPORT)
+                .ok()?;
+            // Scratch at the top of the memory: x, y, r for each version.
+            let top = memory.data_size(&run.store).checked_sub(256)? & !63;
+            let base = i32::try_from(top).ok()?;
+            let (x, y, r1, r2) = (base, base + 32, base + 64, base + 96);
+            let one = |store: &mut Store<State>, a: &[u8; 32], b: &[u8; 32]| {
+                let mem = memory.data_mut(&mut *store);
+                mem[top..top + 32].copy_from_slice(a);
+                mem[top + 32..top + 64].copy_from_slice(b);
+                reference.call(&mut *store, (x, y, r1)).ok()?;
+                patched.call(&mut *store, (x, y, r2)).ok()?;
+                // In place: r = x, as circom's code calls it.
+                patched.call(&mut *store, (x, y, x)).ok()?;
+                let mem = memory.data(&*store);
+                let expected = &mem[top + 64..top + 96];
+                Some(expected == &mem[top + 96..top + 128] && expected == &mem[top..top + 32])
+            };
+            let cases = wide_mul::test_values(q);
+            for a in &cases {
+                for b in &cases {
+                    if !one(&mut run.store, a, b)? {
+                        return Some(false);
+                    }
+                }
+            }
+            Some(true)
+        };
+        check() == Some(true)
     }
 
     /// Runs the circuit on `inputs`; the circuit's `log` lines go to `on_log`.

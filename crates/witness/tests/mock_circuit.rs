@@ -14,6 +14,10 @@ const P: u64 = 0xffff_ffff_0000_0001;
 
 /// The mock module; `shared_export` adds `getSharedRWMemoryStart` (direct reads).
 fn mock(shared_export: bool, version: u32, missing_witness: bool) -> Vec<u8> {
+    wat::parse_str(mock_text(shared_export, version, missing_witness)).expect("mock WAT parses")
+}
+
+fn mock_text(shared_export: bool, version: u32, missing_witness: bool) -> String {
     let h = signal_hash("in");
     let (msb, lsb) = ((h >> 32) as u32 as i32, h as u32 as i32);
     let shared = if shared_export {
@@ -28,7 +32,7 @@ fn mock(shared_export: bool, version: u32, missing_witness: bool) -> Vec<u8> {
              (i64.store (i32.const 0)
                (i64.load (i32.add (i32.const 64) (i32.shl (local.get 0) (i32.const 3))))))"#
     };
-    let wat = format!(
+    format!(
         r#"(module
   (import "runtime" "exceptionHandler" (func $exc (param i32)))
   (import "runtime" "printErrorMessage" (func $perr))
@@ -78,8 +82,109 @@ fn mock(shared_export: bool, version: u32, missing_witness: bool) -> Vec<u8> {
     (local.set $c (i32.load8_u (global.get $msg)))
     (if (local.get $c) (then (global.set $msg (i32.add (global.get $msg) (i32.const 1)))))
     (local.get $c)))"#
+    )
+}
+
+/// BN254's scalar field, as circom's `bn128` generators multiply in.
+const BN254_R: &str = "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
+
+/// The mock with a `Fr_F1m_mul` of circom's shape (its constant `-q⁻¹ mod 2^32` first,
+/// q read from a data segment at 608, 35 locals, all i64): a Montgomery product on 32-bit
+/// limbs written here independently of fastzk's rewrite, with the final subtraction of
+/// q, or without it when `subtract` is false (right on most inputs, wrong on some).
+fn mock_with_mul(subtract: bool) -> Vec<u8> {
+    let q = BigUint::parse_bytes(BN254_R.as_bytes(), 16).unwrap();
+    let mut q_bytes = q.to_bytes_le();
+    q_bytes.resize(32, 0);
+    let q_data: String = q_bytes.iter().map(|b| format!("\\{b:02x}")).collect();
+    let q0 = u64::from(q.iter_u32_digits().next().unwrap());
+    let np32 = (1u64 << 32) - mod_inverse_u32(q0);
+    let result = if subtract {
+        "(select (i32.const 2096) (i32.const 2048) \
+           (i32.or (i64.ne (call $t (i64.const 8)) (i64.const 0)) (i64.eqz (local.get $c))))"
+    } else {
+        "(i32.const 2048)"
+    };
+    let padding = " i64".repeat(26);
+    let mul = format!(
+        r#"
+  (data (i32.const 608) "{q_data}")
+  (func $t (param $j i64) (result i64) (call $ld (i32.const 2048) (local.get $j)))
+  (func $set_t (param $j i64) (param $v i64)
+    (i32.store (i32.add (i32.const 2048) (i32.wrap_i64 (i64.shl (local.get $j) (i64.const 2))))
+      (i32.wrap_i64 (local.get $v))))
+  (func $ld (param $base i32) (param $j i64) (result i64)
+    (i64.load32_u (i32.add (local.get $base) (i32.wrap_i64 (i64.shl (local.get $j) (i64.const 2))))))
+  (func $Fr_F1m_mul (param $x i32) (param $y i32) (param $r i32)
+    (local $np i64) (local $q0 i64) (local $i i64) (local $j i64) (local $c i64) (local $s i64)
+    (local $m i64) (local $yi i64) (local{padding}) (local $src i64)
+    (local.set $np (i64.const {np32}))
+    (local.set $q0 (i64.load32_u offset=608 (i32.const 0)))
+    (i64.store (i32.const 2048) (i64.const 0))
+    (i64.store (i32.const 2056) (i64.const 0))
+    (i64.store (i32.const 2064) (i64.const 0))
+    (i64.store (i32.const 2072) (i64.const 0))
+    (i64.store (i32.const 2080) (i64.const 0))
+    (loop $outer
+      (local.set $yi (call $ld (local.get $y) (local.get $i)))
+      (local.set $c (i64.const 0))
+      (local.set $j (i64.const 0))
+      (loop $mul
+        (local.set $s (i64.add (i64.add (call $t (local.get $j))
+          (i64.mul (call $ld (local.get $x) (local.get $j)) (local.get $yi))) (local.get $c)))
+        (call $set_t (local.get $j) (local.get $s))
+        (local.set $c (i64.shr_u (local.get $s) (i64.const 32)))
+        (local.set $j (i64.add (local.get $j) (i64.const 1)))
+        (br_if $mul (i64.lt_u (local.get $j) (i64.const 8))))
+      (local.set $s (i64.add (call $t (i64.const 8)) (local.get $c)))
+      (call $set_t (i64.const 8) (local.get $s))
+      (call $set_t (i64.const 9) (i64.shr_u (local.get $s) (i64.const 32)))
+      (local.set $m (i64.and (i64.mul (call $t (i64.const 0)) (local.get $np)) (i64.const 0xffffffff)))
+      (local.set $c (i64.shr_u (i64.add (call $t (i64.const 0)) (i64.mul (local.get $m) (local.get $q0)))
+        (i64.const 32)))
+      (local.set $j (i64.const 1))
+      (loop $reduce
+        (local.set $s (i64.add (i64.add (call $t (local.get $j))
+          (i64.mul (call $ld (i32.const 608) (local.get $j)) (local.get $m))) (local.get $c)))
+        (call $set_t (i64.sub (local.get $j) (i64.const 1)) (local.get $s))
+        (local.set $c (i64.shr_u (local.get $s) (i64.const 32)))
+        (local.set $j (i64.add (local.get $j) (i64.const 1)))
+        (br_if $reduce (i64.lt_u (local.get $j) (i64.const 8))))
+      (local.set $s (i64.add (call $t (i64.const 8)) (local.get $c)))
+      (call $set_t (i64.const 7) (local.get $s))
+      (call $set_t (i64.const 8) (i64.add (call $t (i64.const 9)) (i64.shr_u (local.get $s) (i64.const 32))))
+      (local.set $i (i64.add (local.get $i) (i64.const 1)))
+      (br_if $outer (i64.lt_u (local.get $i) (i64.const 8))))
+    ;; T − q at 2096, the borrow in $c
+    (local.set $c (i64.const 0))
+    (local.set $j (i64.const 0))
+    (loop $sub
+      (local.set $s (i64.sub (i64.sub (call $t (local.get $j)) (call $ld (i32.const 608) (local.get $j)))
+        (local.get $c)))
+      (i32.store (i32.add (i32.const 2096) (i32.wrap_i64 (i64.shl (local.get $j) (i64.const 2))))
+        (i32.wrap_i64 (local.get $s)))
+      (local.set $c (i64.shr_u (local.get $s) (i64.const 63)))
+      (local.set $j (i64.add (local.get $j) (i64.const 1)))
+      (br_if $sub (i64.lt_u (local.get $j) (i64.const 8))))
+    (local.set $src (i64.extend_i32_u {result}))
+    (i64.store (local.get $r) (i64.load (i32.wrap_i64 (local.get $src))))
+    (i64.store offset=8 (local.get $r) (i64.load offset=8 (i32.wrap_i64 (local.get $src))))
+    (i64.store offset=16 (local.get $r) (i64.load offset=16 (i32.wrap_i64 (local.get $src))))
+    (i64.store offset=24 (local.get $r) (i64.load offset=24 (i32.wrap_i64 (local.get $src)))))
+)"#
     );
-    wat::parse_str(wat).expect("mock WAT parses")
+    let mut text = mock_text(true, 2, false);
+    assert_eq!(text.pop(), Some(')'));
+    wat::parse_str(text + &mul).expect("mock WAT parses")
+}
+
+/// The inverse of an odd `a` modulo 2^32.
+fn mod_inverse_u32(a: u64) -> u64 {
+    let mut inv = 1u64;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(inv))) & 0xffff_ffff;
+    }
+    inv
 }
 
 fn run(module: &[u8], input: &str) -> Result<fastzk_witness::Witness, WitnessError> {
@@ -189,6 +294,32 @@ fn compiled_code_round_trips_through_the_cache_form() {
     // Bytes that are not wasmtime's are refused, not run.
     // SAFETY: deserialize checks the header; these bytes fail that check.
     assert!(unsafe { WitnessCalculator::deserialize(b"not compiled code") }.is_err());
+}
+
+#[test]
+fn circom_multiplication_is_replaced_only_when_the_two_agree() {
+    let inputs = parse_inputs(r#"{"in": [3, 5]}"#, "input.json").unwrap();
+    let plain = WitnessCalculator::compile(&mock(true, 2, false)).unwrap();
+    assert!(!plain.uses_wide_mul(), "nothing to replace");
+    let expected = plain.calculate(&inputs, |_| {}).unwrap();
+
+    let faithful = WitnessCalculator::compile(&mock_with_mul(true)).unwrap();
+    assert!(
+        faithful.uses_wide_mul(),
+        "a Montgomery product of circom's shape"
+    );
+    assert_eq!(faithful.calculate(&inputs, |_| {}).unwrap(), expected);
+    // Kept through the cache form.
+    // SAFETY: the bytes were just produced by `serialize`.
+    let again = unsafe { WitnessCalculator::deserialize(&faithful.serialize().unwrap()) };
+    assert!(again.unwrap().uses_wide_mul());
+
+    let unfaithful = WitnessCalculator::compile(&mock_with_mul(false)).unwrap();
+    assert!(
+        !unfaithful.uses_wide_mul(),
+        "differs on unreduced results: kept as it is"
+    );
+    assert_eq!(unfaithful.calculate(&inputs, |_| {}).unwrap(), expected);
 }
 
 #[test]

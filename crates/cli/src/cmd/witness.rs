@@ -2,6 +2,7 @@
 //! WebAssembly witness generator run in process (see `fastzk-witness`).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use fastzk_field::PrimeField;
@@ -11,6 +12,7 @@ use fastzk_witness::{parse_inputs, Witness};
 use crate::args::WitnessSource;
 use crate::cache;
 use crate::cmd::groth16::name;
+use crate::progress::print_timings;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum WitnessCommand {
@@ -20,15 +22,29 @@ pub enum WitnessCommand {
         wasm: PathBuf,
         input: PathBuf,
         wtns: PathBuf,
+        /// Time each phase on stderr, and say which field multiplication ran.
+        #[arg(long)]
+        timings: bool,
     },
 }
 
 pub fn run(cmd: &WitnessCommand) -> Result<i32> {
     match cmd {
-        WitnessCommand::Calculate { wasm, input, wtns } => {
-            let w = calculate(wasm, input)?;
+        WitnessCommand::Calculate {
+            wasm,
+            input,
+            wtns,
+            timings,
+        } => {
+            let start = Instant::now();
+            let (w, mut phases) = calculate_timed(wasm, input)?;
+            let t = Instant::now();
             std::fs::write(wtns, w.to_wtns_bytes())
                 .with_context(|| format!("writing {}", name(wtns)))?;
+            phases.push(("write witness", t.elapsed()));
+            if *timings {
+                print_timings(&phases, &[], start.elapsed());
+            }
             Ok(0)
         }
     }
@@ -36,19 +52,35 @@ pub fn run(cmd: &WitnessCommand) -> Result<i32> {
 
 /// Runs `wasm` on the inputs in `input`; the circuit's `log` lines go to stderr.
 pub fn calculate(wasm: &Path, input: &Path) -> Result<Witness> {
+    Ok(calculate_timed(wasm, input)?.0)
+}
+
+/// [`calculate`], with its phases for `--timings`.
+fn calculate_timed(wasm: &Path, input: &Path) -> Result<(Witness, Vec<(&'static str, Duration)>)> {
+    let t = Instant::now();
     let text =
         std::fs::read_to_string(input).with_context(|| format!("reading {}", name(input)))?;
     let inputs = parse_inputs(&text, &name(input))?;
     let bytes = std::fs::read(wasm).with_context(|| format!("reading {}", name(wasm)))?;
     let calc = cache::witness_calculator(&bytes).with_context(|| name(wasm))?;
-    calc.calculate(&inputs, |line| eprintln!("{line}"))
+    let load = if calc.uses_wide_mul() {
+        "load module (64-bit field mul)"
+    } else {
+        "load module (circom's field mul)"
+    };
+    let mut phases = vec![(load, t.elapsed())];
+    let t = Instant::now();
+    let w = calc
+        .calculate(&inputs, |line| eprintln!("{line}"))
         .with_context(|| {
             format!(
                 "computing the witness of {} for {}",
                 name(wasm),
                 name(input)
             )
-        })
+        })?;
+    phases.push(("calculate", t.elapsed()));
+    Ok((w, phases))
 }
 
 impl WitnessSource {
