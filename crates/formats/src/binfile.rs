@@ -154,16 +154,16 @@ pub fn scan_table<R: Read + Seek>(
 
 /// A container parsed from bytes in memory.
 #[derive(Clone, Debug)]
-pub struct BinFile<'a> {
+pub struct BinFile<'a, 'f> {
     pub table: SectionTable,
     pub bytes: &'a [u8],
     /// The file name errors mention.
-    pub file: &'a str,
+    pub file: &'f str,
 }
 
-impl<'a> BinFile<'a> {
+impl<'a, 'f> BinFile<'a, 'f> {
     /// Parses the header and section table; `magic` must match.
-    pub fn parse(bytes: &'a [u8], magic: &[u8; 4], file: &'a str) -> Result<Self> {
+    pub fn parse(bytes: &'a [u8], magic: &[u8; 4], file: &'f str) -> Result<Self> {
         let table = scan_table(
             &mut std::io::Cursor::new(bytes),
             bytes.len() as u64,

@@ -11,6 +11,7 @@
 //! `.zkey`, `proof.json`, `verification_key.json`) are read and written here, from the
 //! building blocks of `fastzk-formats`.
 
+pub mod bounded;
 pub mod json;
 mod keys;
 pub mod prover;
@@ -19,6 +20,7 @@ pub mod setup_ptau;
 pub mod verifier;
 pub mod zkey;
 
+pub use bounded::{prove_bounded, prove_bounded_with_rng, Bounded};
 pub use json::{
     proof_from_json, proof_to_json, read_proof_json, read_vk_json, vk_from_json, vk_to_json,
     write_proof_json, write_vk_json,
@@ -27,7 +29,7 @@ pub use keys::{Proof, ProvingKey, VerifyingKey};
 pub use prover::{prove, prove_with, prove_with_rng, Offload, ProveOptions, ProveTimings};
 pub use setup::{setup_random, SetupError};
 pub use verifier::{verify, VerifyError};
-pub use zkey::{read_zkey, write_zkey, Zkey};
+pub use zkey::{read_zkey, write_zkey, Section, Zkey, ZkeyView};
 
 use fastzk_pairing::{Fr, PairingCurve, G1, G2};
 
@@ -49,6 +51,9 @@ pub enum ProveError {
     SelfCheckFailed,
     #[error(transparent)]
     Msm(#[from] fastzk_msm::MsmError),
+    /// A key read while proving ([`bounded`]) is malformed.
+    #[error(transparent)]
+    Format(#[from] fastzk_formats::error::FormatError),
     #[error(transparent)]
     Poly(#[from] fastzk_poly::PolyError),
 }

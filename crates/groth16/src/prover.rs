@@ -84,13 +84,20 @@ impl ProveTimings {
     }
 }
 
-struct Clock<'a> {
-    timings: ProveTimings,
+pub(crate) struct Clock<'a> {
+    pub timings: ProveTimings,
     on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
 }
 
-impl Clock<'_> {
-    fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+impl<'a> Clock<'a> {
+    pub fn new(on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>) -> Self {
+        Self {
+            timings: ProveTimings::default(),
+            on_phase,
+        }
+    }
+
+    pub fn run<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
         if let Some(cb) = self.on_phase {
             cb(name);
         }
@@ -136,31 +143,8 @@ pub fn prove_with_rng<E: PairingCurve>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Result<(Proof<E>, ProveTimings), ProveError> {
     pk.check_shape().map_err(ProveError::Key)?;
-    if witness.len() != pk.n_vars() {
-        return Err(ProveError::WitnessLength {
-            expected: pk.n_vars(),
-            got: witness.len(),
-        });
-    }
-    if !witness[0].is_one() {
-        return Err(ProveError::WitnessConstant);
-    }
-    let mut clock = Clock {
-        timings: ProveTimings::default(),
-        on_phase: opts.on_phase,
-    };
-    if let Some(r1cs) = opts.r1cs {
-        if r1cs.n_vars() != pk.n_vars() || r1cs.n_public() != pk.n_public() {
-            return Err(ProveError::Key(format!(
-                "the R1CS has {} variables ({} public), the key {} ({} public)",
-                r1cs.n_vars(),
-                r1cs.n_public(),
-                pk.n_vars(),
-                pk.n_public()
-            )));
-        }
-        clock.run("check witness", || r1cs.check(witness))?;
-    }
+    let mut clock = Clock::new(opts.on_phase);
+    check_witness(pk.n_vars(), pk.n_public(), witness, opts, &mut clock)?;
 
     let p = match opts.offload {
         Some(d) => clock.run("spmv + ntt (device)", || d.quotient(pk, witness))?,
@@ -218,11 +202,76 @@ pub fn prove_with_rng<E: PairingCurve>(
         ("msm c (g1)", t_c),
     ];
 
+    let parts = MsmResults { a, b1, b2, c, h };
+    let proof = finish(
+        &pk.vk,
+        pk.beta_g1,
+        pk.delta_g1,
+        parts,
+        (r, s),
+        witness,
+        opts,
+        &mut clock,
+    )?;
+    Ok((proof, clock.timings))
+}
+
+/// The witness against the key's shape (and the R1CS, when given).
+pub(crate) fn check_witness<E: PairingCurve>(
+    n_vars: usize,
+    n_public: usize,
+    witness: &[Fr<E>],
+    opts: &ProveOptions<'_, E>,
+    clock: &mut Clock<'_>,
+) -> Result<(), ProveError> {
+    if witness.len() != n_vars {
+        return Err(ProveError::WitnessLength {
+            expected: n_vars,
+            got: witness.len(),
+        });
+    }
+    if !witness[0].is_one() {
+        return Err(ProveError::WitnessConstant);
+    }
+    if let Some(r1cs) = opts.r1cs {
+        if r1cs.n_vars() != n_vars || r1cs.n_public() != n_public {
+            return Err(ProveError::Key(format!(
+                "the R1CS has {} variables ({} public), the key {n_vars} ({n_public} public)",
+                r1cs.n_vars(),
+                r1cs.n_public(),
+            )));
+        }
+        clock.run("check witness", || r1cs.check(witness))?;
+    }
+    Ok(())
+}
+
+/// The five MSMs' results.
+pub(crate) struct MsmResults<E: PairingCurve> {
+    pub a: Jacobian<E::G1>,
+    pub b1: Jacobian<E::G1>,
+    pub b2: Jacobian<E::G2>,
+    pub c: Jacobian<E::G1>,
+    pub h: Jacobian<E::G1>,
+}
+
+/// Step 4 and the self-check: the proof from the MSMs and the blinding `(r, s)`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish<E: PairingCurve>(
+    vk: &crate::VerifyingKey<E>,
+    beta_g1: crate::G1<E>,
+    delta_g1: crate::G1<E>,
+    MsmResults { a, b1, b2, c, h }: MsmResults<E>,
+    (r, s): (Fr<E>, Fr<E>),
+    witness: &[Fr<E>],
+    opts: &ProveOptions<'_, E>,
+    clock: &mut Clock<'_>,
+) -> Result<Proof<E>, ProveError> {
     let proof = clock.run("assemble", || {
-        let delta1 = Jacobian::from(pk.delta_g1);
-        let pi_a = a + pk.vk.alpha_g1 + delta1.mul(&r);
-        let pi_b = b2 + pk.vk.beta_g2 + Jacobian::from(pk.vk.delta_g2).mul(&s);
-        let pi_b1 = b1 + pk.beta_g1 + delta1.mul(&s);
+        let delta1 = Jacobian::from(delta_g1);
+        let pi_a = a + vk.alpha_g1 + delta1.mul(&r);
+        let pi_b = b2 + vk.beta_g2 + Jacobian::from(vk.delta_g2).mul(&s);
+        let pi_b1 = b1 + beta_g1 + delta1.mul(&s);
         let pi_c = c + h + pi_a.mul(&s) + pi_b1.mul(&r) - delta1.mul(&(r * s));
         Proof {
             a: pi_a.to_affine(),
@@ -232,13 +281,13 @@ pub fn prove_with_rng<E: PairingCurve>(
     });
 
     if opts.self_check {
-        let public = &witness[1..=n_pub];
-        let ok = clock.run("self-check", || verify(&pk.vk, public, &proof));
+        let public = &witness[1..=vk.n_public()];
+        let ok = clock.run("self-check", || verify(vk, public, &proof));
         if !ok.unwrap_or(false) {
             return Err(ProveError::SelfCheckFailed);
         }
     }
-    Ok((proof, clock.timings))
+    Ok(proof)
 }
 
 /// `A·z`, `B·z` and `C·z := A·z ∘ B·z` on `H` (snarkjs' convention: the key has no C
@@ -267,13 +316,13 @@ pub fn odd_coset_quotient<E: PairingCurve>(
         domain.inverse(v, Order::Natural, Order::Natural)?;
         coset.coset_forward(v, Order::Natural, Order::BitReversed)?;
     }
-    let mut p: Vec<Fr<E>> = a
-        .par_iter()
+    // Over `a`'s storage: one vector of this size less at the peak.
+    a.par_iter_mut()
         .zip(&b)
         .zip(&c)
-        .map(|((x, y), z)| *x * *y - *z)
-        .collect();
+        .for_each(|((x, y), z)| *x = *x * *y - *z);
+    drop((b, c));
     // Natural order for the H query.
-    fastzk_poly::bit_reverse_permute(&mut p)?;
-    Ok(p)
+    fastzk_poly::bit_reverse_permute(&mut a)?;
+    Ok(a)
 }

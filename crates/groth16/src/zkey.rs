@@ -74,6 +74,186 @@ impl<E: PairingCurve> Zkey<E> {
 
     /// [`Self::from_bytes`] with an explicit [`PointCheck`] level.
     pub fn from_bytes_with(bytes: &[u8], file: &str, validate: PointCheck) -> Result<Self> {
+        let view = ZkeyView::<E>::parse(bytes, file, validate)?;
+        let ctx = Ctx::new(file);
+        let (a_matrix, b_matrix) = parse_coefficients::<E>(
+            view.coefficients,
+            view.n_vars as u64,
+            view.domain_size() as u64,
+            &ctx.section("section 4 (coefficients)"),
+        )?;
+        let g1 = |s: Section| {
+            decode_points::<E::G1>(
+                view.bytes(s),
+                view.count(s) as u64,
+                validate,
+                &ctx.section(s.name()),
+            )
+        };
+        let a_query = g1(Section::A)?;
+        let b_g1_query = g1(Section::B1)?;
+        let b_g2_query = decode_points::<E::G2>(
+            view.bytes(Section::B2),
+            view.n_vars as u64,
+            validate,
+            &ctx.section(Section::B2.name()),
+        )?;
+        let c_query = g1(Section::C)?;
+        let h_query = g1(Section::H)?;
+        let proving_key = ProvingKey {
+            vk: view.vk,
+            beta_g1: view.beta_g1,
+            delta_g1: view.delta_g1,
+            log_domain: view.log_domain,
+            omega_2n: view.omega_2n,
+            a_query,
+            b_g1_query,
+            b_g2_query,
+            c_query,
+            h_query,
+            a_matrix,
+            b_matrix,
+        };
+        proving_key.check_shape().map_err(|e| ctx.invalid(e))?;
+        Ok(Self {
+            proving_key,
+            contributions: view.contributions.to_vec(),
+        })
+    }
+
+    /// Reads a `.zkey` file.
+    pub fn open(path: impl AsRef<Path>, validate: Validate) -> Result<Self> {
+        let path = path.as_ref();
+        Self::from_bytes(&read_file(path)?, &path.display().to_string(), validate)
+    }
+
+    /// Serializes in snarkjs' layout (sections in order 1–10, as `zkey contribute`
+    /// writes them). Fails if the key's lengths disagree with each other.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let pk = &self.proving_key;
+        let invalid = |e: String| FormatError::new("<zkey being written>", ErrorKind::Invalid(e));
+        pk.check_shape().map_err(invalid)?;
+        if snarkjs::root_of_unity(pk.log_domain + 1) != Some(pk.omega_2n) {
+            return Err(invalid(
+                "the key is not on snarkjs' roots of unity, so snarkjs could not use it".into(),
+            ));
+        }
+        let curve = E::ID;
+        let q_bytes = point_len::<E::G1>() / 2;
+        let r2 = {
+            let r = montgomery_radix::<Fr<E>>();
+            r * r
+        };
+        let mut w = BinWriter::new(MAGIC, 1);
+        w.section(1, |b| {
+            b.extend_from_slice(&ZkeyProtocol::Groth16.id().to_le_bytes())
+        });
+        w.section(2, |b| {
+            write_prime(b, &curve.base_modulus(), q_bytes);
+            write_prime(b, &Fr::<E>::modulus(), Fr::<E>::BYTES);
+            for v in [pk.n_vars(), pk.n_public(), pk.domain_size()] {
+                b.extend_from_slice(&(v as u32).to_le_bytes());
+            }
+            encode_point(b, &pk.vk.alpha_g1);
+            encode_point(b, &pk.beta_g1);
+            encode_point(b, &pk.vk.beta_g2);
+            encode_point(b, &pk.vk.gamma_g2);
+            encode_point(b, &pk.delta_g1);
+            encode_point(b, &pk.vk.delta_g2);
+        });
+        w.section(3, |b| encode_points(b, &pk.vk.ic));
+        w.section(4, |b| {
+            let (a, m) = (&pk.a_matrix, &pk.b_matrix);
+            b.extend_from_slice(&((a.nnz() + m.nnz()) as u32).to_le_bytes());
+            // Row by row, A's entries before B's: snarkjs' own order.
+            for row in 0..a.n_rows() {
+                for (which, mat) in [(0u32, a), (1u32, m)] {
+                    let (cols, vals) = mat.row(row);
+                    for (c, v) in cols.iter().zip(vals) {
+                        b.extend_from_slice(&which.to_le_bytes());
+                        b.extend_from_slice(&(row as u32).to_le_bytes());
+                        b.extend_from_slice(&c.to_le_bytes());
+                        b.extend_from_slice(&(*v * r2).to_le_bytes());
+                    }
+                }
+            }
+        });
+        w.section(5, |b| encode_points(b, &pk.a_query));
+        w.section(6, |b| encode_points(b, &pk.b_g1_query));
+        w.section(7, |b| encode_points(b, &pk.b_g2_query));
+        w.section(8, |b| encode_points(b, &pk.c_query));
+        w.section(9, |b| encode_points(b, &pk.h_query));
+        w.raw_section(10, &self.contributions);
+        Ok(w.finish())
+    }
+
+    /// Writes a `.zkey` file.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self.to_bytes().map_err(|mut e| {
+            e.file = path.display().to_string();
+            e
+        })?;
+        write_file(path, &bytes)
+    }
+}
+
+/// The query sections of a zkey, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    A,
+    B1,
+    B2,
+    C,
+    H,
+}
+
+impl Section {
+    fn id(self) -> u32 {
+        match self {
+            Section::A => 5,
+            Section::B1 => 6,
+            Section::B2 => 7,
+            Section::C => 8,
+            Section::H => 9,
+        }
+    }
+
+    /// How errors name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::A => "section 5 (A)",
+            Section::B1 => "section 6 (B1)",
+            Section::B2 => "section 7 (B2)",
+            Section::C => "section 8 (C)",
+            Section::H => "section 9 (H)",
+        }
+    }
+}
+
+/// A zkey with its header, verification key and IC decoded and checked, and its large
+/// sections (coefficients, queries) left as bytes of the file — for a prover that reads
+/// them a chunk at a time ([`crate::bounded`]), and for [`Zkey::from_bytes_with`],
+/// which decodes them whole. Every section's length has been checked against its count.
+pub struct ZkeyView<'a, E: PairingCurve> {
+    pub file: String,
+    pub vk: VerifyingKey<E>,
+    pub beta_g1: crate::G1<E>,
+    pub delta_g1: crate::G1<E>,
+    pub log_domain: u32,
+    pub omega_2n: Fr<E>,
+    pub n_vars: usize,
+    pub n_public: usize,
+    /// Section 4, as stored.
+    pub coefficients: &'a [u8],
+    queries: [&'a [u8]; 5],
+    contributions: &'a [u8],
+}
+
+impl<'a, E: PairingCurve> ZkeyView<'a, E> {
+    /// Parses everything but the coefficients and the queries; points of the header
+    /// and IC are checked to `validate`'s level.
+    pub fn parse(bytes: &'a [u8], file: &str, validate: PointCheck) -> Result<Self> {
         let bin = BinFile::parse(bytes, MAGIC, file)?;
         bin.table.check_version(file, &[1])?;
         let ctx = Ctx::new(file);
@@ -171,28 +351,15 @@ impl<E: PairingCurve> Zkey<E> {
                 )));
             }
         }
-        let g1 = |id: u32, count: u64, name: &str| {
-            decode_points::<E::G1>(bin.require(id)?, count, validate, &ctx.section(name))
-        };
-        let ic = g1(3, n_public + 1, "section 3 (IC)")?;
-        let (a_matrix, b_matrix) = parse_coefficients::<E>(
-            bin.require(4)?,
-            n_vars,
-            domain_size,
-            &ctx.section("section 4 (coefficients)"),
-        )?;
-        let a_query = g1(5, n_vars, "section 5 (A)")?;
-        let b_g1_query = g1(6, n_vars, "section 6 (B1)")?;
-        let b_g2_query = decode_points::<E::G2>(
-            bin.require(7)?,
-            n_vars,
+        let ic = decode_points::<E::G1>(
+            bin.require(3)?,
+            n_public + 1,
             validate,
-            &ctx.section("section 7 (B2)"),
+            &ctx.section("section 3 (IC)"),
         )?;
-        let c_query = g1(8, n_private, "section 8 (C)")?;
-        let h_query = g1(9, domain_size, "section 9 (H)")?;
-        let contributions = bin.require(10)?.to_vec();
-        check_contributions(&contributions, &ctx.section("section 10 (contributions)"))?;
+        let coefficients = bin.require(4)?;
+        let contributions = bin.require(10)?;
+        check_contributions(contributions, &ctx.section("section 10 (contributions)"))?;
 
         // snarkjs builds every key on its own roots of unity.
         let omega_2n = snarkjs::root_of_unity(log_domain + 1).ok_or_else(|| {
@@ -200,7 +367,9 @@ impl<E: PairingCurve> Zkey<E> {
                 "domain size 2^{log_domain} leaves no room for the H query"
             ))
         })?;
-        let proving_key = ProvingKey {
+        let section = |s: Section| bin.require(s.id());
+        Ok(Self {
+            file: file.to_owned(),
             vk: VerifyingKey {
                 alpha_g1,
                 beta_g2,
@@ -212,95 +381,37 @@ impl<E: PairingCurve> Zkey<E> {
             delta_g1,
             log_domain,
             omega_2n,
-            a_query,
-            b_g1_query,
-            b_g2_query,
-            c_query,
-            h_query,
-            a_matrix,
-            b_matrix,
-        };
-        proving_key.check_shape().map_err(|e| ctx.invalid(e))?;
-        Ok(Self {
-            proving_key,
+            n_vars: usize::try_from(n_vars).map_err(|_| c2.invalid("too many variables"))?,
+            n_public: n_public as usize,
+            coefficients,
+            queries: [
+                section(Section::A)?,
+                section(Section::B1)?,
+                section(Section::B2)?,
+                section(Section::C)?,
+                section(Section::H)?,
+            ],
             contributions,
         })
     }
 
-    /// Reads a `.zkey` file.
-    pub fn open(path: impl AsRef<Path>, validate: Validate) -> Result<Self> {
-        let path = path.as_ref();
-        Self::from_bytes(&read_file(path)?, &path.display().to_string(), validate)
+    /// `2^log_domain`, the number of constraint rows (and of H query points).
+    pub fn domain_size(&self) -> usize {
+        1 << self.log_domain
     }
 
-    /// Serializes in snarkjs' layout (sections in order 1–10, as `zkey contribute`
-    /// writes them). Fails if the key's lengths disagree with each other.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let pk = &self.proving_key;
-        let invalid = |e: String| FormatError::new("<zkey being written>", ErrorKind::Invalid(e));
-        pk.check_shape().map_err(invalid)?;
-        if snarkjs::root_of_unity(pk.log_domain + 1) != Some(pk.omega_2n) {
-            return Err(invalid(
-                "the key is not on snarkjs' roots of unity, so snarkjs could not use it".into(),
-            ));
+    /// A query section's bytes.
+    pub fn bytes(&self, s: Section) -> &'a [u8] {
+        self.queries[s.id() as usize - 5]
+    }
+
+    /// A query section's number of points.
+    pub fn count(&self, s: Section) -> usize {
+        match s {
+            Section::A | Section::B1 | Section::B2 => self.n_vars,
+            Section::C => self.n_vars - self.n_public - 1,
+            Section::H => self.domain_size(),
         }
-        let curve = E::ID;
-        let q_bytes = point_len::<E::G1>() / 2;
-        let r2 = {
-            let r = montgomery_radix::<Fr<E>>();
-            r * r
-        };
-        let mut w = BinWriter::new(MAGIC, 1);
-        w.section(1, |b| {
-            b.extend_from_slice(&ZkeyProtocol::Groth16.id().to_le_bytes())
-        });
-        w.section(2, |b| {
-            write_prime(b, &curve.base_modulus(), q_bytes);
-            write_prime(b, &Fr::<E>::modulus(), Fr::<E>::BYTES);
-            for v in [pk.n_vars(), pk.n_public(), pk.domain_size()] {
-                b.extend_from_slice(&(v as u32).to_le_bytes());
-            }
-            encode_point(b, &pk.vk.alpha_g1);
-            encode_point(b, &pk.beta_g1);
-            encode_point(b, &pk.vk.beta_g2);
-            encode_point(b, &pk.vk.gamma_g2);
-            encode_point(b, &pk.delta_g1);
-            encode_point(b, &pk.vk.delta_g2);
-        });
-        w.section(3, |b| encode_points(b, &pk.vk.ic));
-        w.section(4, |b| {
-            let (a, m) = (&pk.a_matrix, &pk.b_matrix);
-            b.extend_from_slice(&((a.nnz() + m.nnz()) as u32).to_le_bytes());
-            // Row by row, A's entries before B's: snarkjs' own order.
-            for row in 0..a.n_rows() {
-                for (which, mat) in [(0u32, a), (1u32, m)] {
-                    let (cols, vals) = mat.row(row);
-                    for (c, v) in cols.iter().zip(vals) {
-                        b.extend_from_slice(&which.to_le_bytes());
-                        b.extend_from_slice(&(row as u32).to_le_bytes());
-                        b.extend_from_slice(&c.to_le_bytes());
-                        b.extend_from_slice(&(*v * r2).to_le_bytes());
-                    }
-                }
-            }
-        });
-        w.section(5, |b| encode_points(b, &pk.a_query));
-        w.section(6, |b| encode_points(b, &pk.b_g1_query));
-        w.section(7, |b| encode_points(b, &pk.b_g2_query));
-        w.section(8, |b| encode_points(b, &pk.c_query));
-        w.section(9, |b| encode_points(b, &pk.h_query));
-        w.raw_section(10, &self.contributions);
-        Ok(w.finish())
-    }
-
-    /// Writes a `.zkey` file.
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        let bytes = self.to_bytes().map_err(|mut e| {
-            e.file = path.display().to_string();
-            e
-        })?;
-        write_file(path, &bytes)
     }
 }
 
@@ -329,16 +440,13 @@ fn check_contributions(bytes: &[u8], ctx: &Ctx<'_>) -> Result<()> {
 /// The A and B matrices of a key.
 type Matrices<E> = (Csr<Fr<E>>, Csr<Fr<E>>);
 
-/// Section 4 into the A and B matrices with true coefficient values, `domain_size`
-/// rows and `n_vars` columns.
-fn parse_coefficients<E: PairingCurve>(
-    bytes: &[u8],
-    n_vars: u64,
-    domain_size: u64,
+/// Section 4's entries (`u32` matrix, constraint, signal, then the value), after
+/// checking the count against the section's length.
+pub(crate) fn coefficient_entries<'a, E: PairingCurve>(
+    bytes: &'a [u8],
     ctx: &Ctx<'_>,
-) -> Result<Matrices<E>> {
-    let n8 = Fr::<E>::BYTES;
-    let entry = 12 + n8;
+) -> Result<&'a [u8]> {
+    let entry = 12 + Fr::<E>::BYTES;
     let mut cur = Cursor::new(bytes, *ctx);
     let n = cur.u32()? as u64;
     let expected = 4 + n * entry as u64;
@@ -348,12 +456,24 @@ fn parse_coefficients<E: PairingCurve>(
             bytes.len()
         )));
     }
+    Ok(&bytes[4..])
+}
+
+/// Section 4 into the A and B matrices with true coefficient values, `domain_size`
+/// rows and `n_vars` columns.
+fn parse_coefficients<E: PairingCurve>(
+    bytes: &[u8],
+    n_vars: u64,
+    domain_size: u64,
+    ctx: &Ctx<'_>,
+) -> Result<Matrices<E>> {
+    let entry = 12 + Fr::<E>::BYTES;
+    let body = coefficient_entries::<E>(bytes, ctx)?;
     // The bytes of `coef·R² mod r` read as Montgomery limbs are the element `coef·R`;
     // one product by `R⁻¹` gives `coef`.
     let r_inv = montgomery_radix::<Fr<E>>()
         .inverse()
         .expect("R is invertible");
-    let body = &bytes[4..];
     let word =
         |e: &[u8], k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
     // Pass 1: check every index and count each matrix's rows.
