@@ -188,6 +188,15 @@ for c in "${CIRCUITS[@]}"; do
   expect 0 "$c:snarkjs-verifies-fastzk-device-auto-proof" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/auto_public.json" "$d/auto_proof.json"
 
+  # Bounded memory: the key read three points (and section 4 three entries) at a time;
+  # a budget below the witness and the quotient's vectors is refused.
+  expect 0 "$c:fastzk-prove-bounded-memory" "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" \
+    "$d/bm_proof.json" "$d/bm_public.json" --chunk-points 3 --timings
+  expect 0 "$c:snarkjs-verifies-fastzk-bounded-memory-proof" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/bm_public.json" "$d/bm_proof.json"
+  expect 2 "$c:fastzk-refuses-a-budget-below-the-floor" "$FASTZK" groth16 prove "$d/sj.zkey" "$wtns" \
+    "$d/bm2_proof.json" "$d/bm2_public.json" --max-memory 1M
+
   # Node-free pipeline: fastzk's witness equals snarkjs'; fullprove verifies.
   expect 0 "$c:fastzk-witness-calculate" \
     "$FASTZK" witness calculate "$B/${c}_js/$c.wasm" "circuits/$c.input.json" "$d/fz.wtns"
@@ -196,6 +205,11 @@ for c in "${CIRCUITS[@]}"; do
     "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/sj.zkey" "$d/fp_proof.json" "$d/fp_public.json"
   expect 0 "$c:snarkjs-verifies-fastzk-fullprove" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/fp_public.json" "$d/fp_proof.json"
+  expect 0 "$c:fastzk-groth16-fullprove-bounded-memory" "$FASTZK" groth16 fullprove \
+    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/sj.zkey" "$d/fpb_proof.json" "$d/fpb_public.json" \
+    --chunk-points 5
+  expect 0 "$c:snarkjs-verifies-fastzk-fullprove-bounded-memory" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/fpb_public.json" "$d/fpb_proof.json"
 
   # snarkjs proves; fastzk verifies.
   expect 0 "$c:fastzk-verifies-snarkjs-proof" \
@@ -448,6 +462,11 @@ if [[ ${INTEROP_SHA256:-1} == 1 ]]; then
     "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/fzr.zkey" "$d/fp_proof.json" "$d/fp_public.json"
   expect 0 "$c:snarkjs-verifies-fastzk-fullprove" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/fp_public.json" "$d/fp_proof.json"
+  expect 0 "$c:fastzk-groth16-fullprove-bounded-memory" "$FASTZK" groth16 fullprove \
+    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/sj.zkey" "$d/fpb_proof.json" "$d/fpb_public.json" \
+    --chunk-points 5
+  expect 0 "$c:snarkjs-verifies-fastzk-fullprove-bounded-memory" \
+    "$SNARKJS" groth16 verify "$d/vk.json" "$d/fpb_public.json" "$d/fpb_proof.json"
 fi
 
 # --- Witness generators over every prime circom offers ------------------------

@@ -126,6 +126,19 @@ mod tests {
             Ok(Some(true))
         );
     }
+
+    #[test]
+    fn sizes_parse_in_powers_of_1024() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("4 GiB"), Ok(4 << 30));
+        assert_eq!(parse_size("512mb"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5K"), Ok(1536));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert_eq!(parse_size("2T"), Ok(2 << 40));
+        for bad in ["", "G", "4X", "0", "-1G", "1e30T", "4 G B x"] {
+            assert!(parse_size(bad).is_err(), "{bad:?}");
+        }
+    }
 }
 
 /// What every `prove` takes (rapidsnark's argument order).
@@ -135,20 +148,8 @@ pub struct ProveArgs {
     pub witness: PathBuf,
     pub proof: PathBuf,
     pub public: PathBuf,
-    /// The circuit's .r1cs: check every constraint first and name the first that fails.
-    #[arg(long)]
-    pub r1cs: Option<PathBuf>,
-    /// Skip the prime-order subgroup check of the zkey's points (on-curve checks stay).
-    /// Only for keys you made or trust.
-    #[arg(long)]
-    pub trusted_key: bool,
-    /// Print the time of each phase (each round and MSM for Plonk) to stderr.
-    #[arg(long)]
-    pub timings: bool,
-    /// Where the NTTs and MSMs run: cpu, cuda, opencl (the first device of that API), or
-    /// auto (the first GPU found, else the CPU). Groth16 only.
-    #[arg(long, default_value = "cpu")]
-    pub device: fastzk_gpu::DeviceChoice,
+    #[command(flatten)]
+    pub flags: ProveFlags,
 }
 
 /// What every `fullprove` takes (snarkjs' argument order): the witness is computed from
@@ -162,6 +163,13 @@ pub struct FullproveArgs {
     pub zkey: PathBuf,
     pub proof: PathBuf,
     pub public: PathBuf,
+    #[command(flatten)]
+    pub flags: ProveFlags,
+}
+
+/// The options of every `prove` and `fullprove`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ProveFlags {
     /// The circuit's .r1cs: check every constraint first and name the first that fails.
     #[arg(long)]
     pub r1cs: Option<PathBuf>,
@@ -169,13 +177,53 @@ pub struct FullproveArgs {
     /// Only for keys you made or trust.
     #[arg(long)]
     pub trusted_key: bool,
-    /// Print the time of each phase to stderr.
+    /// Print the time of each phase (each round and MSM for Plonk) and the peak memory
+    /// to stderr.
     #[arg(long)]
     pub timings: bool,
     /// Where the NTTs and MSMs run: cpu, cuda, opencl (the first device of that API), or
     /// auto (the first GPU found, else the CPU). Groth16 only.
     #[arg(long, default_value = "cpu")]
     pub device: fastzk_gpu::DeviceChoice,
+    /// Memory the proof may take: bytes, or with K, M, G or T (powers of 1024), e.g. 4G.
+    /// A key that would not fit when read whole is read a chunk at a time (default:
+    /// three quarters of the machine's memory). Groth16 only.
+    #[arg(long, value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// Read the key this many points at a time (the bounded-memory mode) whatever the
+    /// budget: for tests and tuning. Groth16 only.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk_points: Option<u64>,
+}
+
+/// `4G`, `512MiB`, `1.5 GB`, `1048576`: bytes, the units powers of 1024.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (a number, then K, M, G or T)"))?;
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        other => return Err(format!("unknown unit {other:?} in {text:?} (K, M, G or T)")),
+    };
+    let bytes = value * (1u64 << shift) as f64;
+    if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(format!("{text:?} is out of range"));
+    }
+    Ok(bytes as u64)
 }
 
 /// Where a prover's witness comes from.
@@ -194,10 +242,7 @@ pub struct ProveJob {
     pub witness: WitnessSource,
     pub proof: PathBuf,
     pub public: PathBuf,
-    pub r1cs: Option<PathBuf>,
-    pub trusted_key: bool,
-    pub timings: bool,
-    pub device: fastzk_gpu::DeviceChoice,
+    pub flags: ProveFlags,
 }
 
 impl From<&ProveArgs> for ProveJob {
@@ -207,10 +252,7 @@ impl From<&ProveArgs> for ProveJob {
             witness: WitnessSource::File(a.witness.clone()),
             proof: a.proof.clone(),
             public: a.public.clone(),
-            r1cs: a.r1cs.clone(),
-            trusted_key: a.trusted_key,
-            timings: a.timings,
-            device: a.device,
+            flags: a.flags.clone(),
         }
     }
 }
@@ -225,10 +267,7 @@ impl From<&FullproveArgs> for ProveJob {
             },
             proof: a.proof.clone(),
             public: a.public.clone(),
-            r1cs: a.r1cs.clone(),
-            trusted_key: a.trusted_key,
-            timings: a.timings,
-            device: a.device,
+            flags: a.flags.clone(),
         }
     }
 }

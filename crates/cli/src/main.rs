@@ -4,6 +4,7 @@
 mod args;
 mod cache;
 mod cmd;
+mod memory;
 mod progress;
 
 use anyhow::Result;

@@ -72,6 +72,13 @@ pub fn print_timings(
         }
     }
     eprintln!("  {:<w$} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
+    if let Some(peak) = crate::memory::peak_rss() {
+        eprintln!(
+            "  {:<w$} {:>10.1} MiB",
+            "peak memory (RSS)",
+            peak as f64 / (1 << 20) as f64
+        );
+    }
 }
 
 /// Concurrent parts that all ran inside one phase, in [`print_timings`]' form.

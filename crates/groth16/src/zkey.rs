@@ -405,6 +405,31 @@ impl<'a, E: PairingCurve> ZkeyView<'a, E> {
         self.queries[s.id() as usize - 5]
     }
 
+    /// Bytes [`Zkey::from_bytes_with`] and [`crate::prove_with`] hold at their peak
+    /// beside the key's own bytes: the decoded queries, the A and B matrices, the
+    /// witness and the quotient's vectors (an estimate within a few percent).
+    pub fn eager_bytes(&self) -> u64 {
+        let g1 = size_of::<fastzk_curve::Affine<E::G1>>() as u64;
+        let g2 = size_of::<fastzk_curve::Affine<E::G2>>() as u64;
+        let fr = size_of::<Fr<E>>() as u64;
+        let queries: u64 = [Section::A, Section::B1, Section::C, Section::H]
+            .iter()
+            .map(|s| self.count(*s) as u64 * g1)
+            .sum::<u64>()
+            + self.n_vars as u64 * g2;
+        let entries = (self.coefficients.len() as u64).saturating_sub(4) / (12 + fr);
+        // Values and columns, plus the parser's pass over the values.
+        let matrices = entries * (2 * fr + 4) + 2 * (self.domain_size() as u64 + 1) * 8;
+        queries + matrices + self.bounded_floor_bytes()
+    }
+
+    /// Bytes the bounded prover ([`crate::bounded`]) holds whatever its chunks: the
+    /// witness and the three evaluation vectors of the quotient.
+    pub fn bounded_floor_bytes(&self) -> u64 {
+        let fr = size_of::<Fr<E>>() as u64;
+        (self.n_vars as u64 + 3 * self.domain_size() as u64) * fr
+    }
+
     /// A query section's number of points.
     pub fn count(&self, s: Section) -> usize {
         match s {

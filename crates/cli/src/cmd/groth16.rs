@@ -9,14 +9,15 @@ use fastzk_formats::{
 };
 use fastzk_groth16::setup_ptau::setup_from_ptau_file;
 use fastzk_groth16::{
-    prove_with, read_proof_json, read_vk_json, read_zkey, setup_random, verify, write_proof_json,
-    write_vk_json, write_zkey, ProveOptions, ProvingKey, Zkey,
+    prove_bounded, prove_with, read_proof_json, read_vk_json, read_zkey, setup_random, verify,
+    write_proof_json, write_vk_json, write_zkey, Bounded, ProveOptions, ProvingKey, Zkey, ZkeyView,
 };
 use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
 
 use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs};
 use crate::cache;
+use crate::memory;
 use crate::progress::{print_timings, under, Progress};
 
 #[derive(clap::Subcommand, Debug)]
@@ -148,11 +149,12 @@ where
     E::Fr: fastzk_gpu::DeviceField,
 {
     let offload = p
+        .flags
         .device
         .open()
-        .with_context(|| format!("--device {}", p.device))?
+        .with_context(|| format!("--device {}", p.flags.device))?
         .map(|d| fastzk_gpu::groth16::DeviceOffload::new(std::sync::Arc::new(d)));
-    if let (Some(o), true) = (&offload, p.timings) {
+    if let (Some(o), true) = (&offload, p.flags.timings) {
         eprintln!("device: {}", o.device().info());
     }
     let progress = Progress::new();
@@ -169,17 +171,31 @@ where
         cache::load_or_measure_calibration::<E::G2>();
         done(&mut phases);
     }
+    if let memory::Plan::Bounded {
+        chunk_points,
+        block_entries,
+    } = memory::plan::<E>(&p.zkey, p.flags.max_memory, p.flags.chunk_points)?
+    {
+        if offload.is_some() {
+            bail!(
+                "--device {}: this key is proved a chunk at a time to stay within the memory \
+                 budget, which runs on the CPU only (raise --max-memory to use the device)",
+                p.flags.device
+            );
+        }
+        return prove_bounded_files::<E>(p, chunk_points, block_entries, &progress, phases, start);
+    }
     let (pk, z) = {
         let done = timed(p.witness.phase(), &progress);
         // The witness is read or computed while the key's points are checked.
         let (pk, z) = rayon::join(
-            || load_zkey::<E>(&p.zkey, p.trusted_key),
+            || load_zkey::<E>(&p.zkey, p.flags.trusted_key),
             || p.witness.load::<Fr<E>>(),
         );
         done(&mut phases);
         (pk?, z?)
     };
-    let r1cs = match &p.r1cs {
+    let r1cs = match &p.flags.r1cs {
         Some(path) => {
             let done = timed("read r1cs", &progress);
             let r = R1csFile::<Fr<E>>::open(path)?.r1cs;
@@ -211,8 +227,74 @@ where
     write_public_json(&p.public, &z[1..=pk.n_public()])?;
     done(&mut phases);
     progress.finish();
-    if p.timings {
+    if p.flags.timings {
         print_timings(&phases, &overlapping, start.elapsed());
+    }
+    Ok(())
+}
+
+/// [`prove_files`] for a key larger than the memory budget: mapped without reading it,
+/// hashed and proved a piece at a time, each piece's pages dropped once read; points
+/// checked as they are read (and the key remembered as checked once the proof is made).
+fn prove_bounded_files<E: PairingCurve>(
+    p: &ProveJob,
+    chunk_points: usize,
+    block_entries: usize,
+    progress: &Progress,
+    mut phases: Vec<(&'static str, Duration)>,
+    start: Instant,
+) -> Result<()> {
+    let file = name(&p.zkey);
+    let map = memory::map_lazily(&p.zkey)?;
+    let release = |piece: &[u8]| memory::release(&map, piece);
+    progress.step(p.witness.phase());
+    let t = Instant::now();
+    let ((hash, check), z) = rayon::join(
+        || {
+            let hash = cache::content_hash_releasing(&map, &release);
+            (hash, cache::point_check(&hash, p.flags.trusted_key))
+        },
+        || p.witness.load::<Fr<E>>(),
+    );
+    let z = z?;
+    let view = ZkeyView::<E>::parse(&map, &file, check)?;
+    phases.push((p.witness.phase(), t.elapsed()));
+    let r1cs = match &p.flags.r1cs {
+        Some(path) => Some(R1csFile::<Fr<E>>::open(path)?.r1cs),
+        None => None,
+    };
+    let on_phase = |s: &'static str| progress.step(s);
+    let opts = ProveOptions {
+        r1cs: r1cs.as_ref(),
+        on_phase: Some(&on_phase),
+        ..ProveOptions::default()
+    };
+    let bounded = Bounded {
+        chunk_points,
+        block_entries,
+        check,
+        release: &release,
+    };
+    let (proof, t) = prove_bounded(&view, &z, &opts, &bounded).with_context(|| {
+        format!(
+            "proving with {} (a chunk of {chunk_points} points at a time) and {}",
+            file,
+            p.witness.describe()
+        )
+    })?;
+    if check == PointCheck::Subgroup {
+        cache::mark_validated(&hash);
+    }
+    phases.extend(t.phases);
+    progress.step("write proof + public");
+    let t = Instant::now();
+    write_proof_json(&p.proof, &proof)?;
+    write_public_json(&p.public, &z[1..=view.n_public])?;
+    phases.push(("write proof + public", t.elapsed()));
+    progress.finish();
+    if p.flags.timings {
+        eprintln!("bounded memory: chunks of {chunk_points} points");
+        print_timings(&phases, &[], start.elapsed());
     }
     Ok(())
 }

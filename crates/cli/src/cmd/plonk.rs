@@ -124,15 +124,20 @@ pub fn prove(job: &ProveJob) -> Result<i32> {
 
 fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     if matches!(
-        p.device,
+        p.flags.device,
         fastzk_gpu::DeviceChoice::Cuda | fastzk_gpu::DeviceChoice::OpenCl
     ) {
         anyhow::bail!(
             "--device {}: Plonk proves on the CPU only so far (use --device cpu or auto)",
-            p.device
+            p.flags.device
         );
     }
-    let (zkey, witness, trusted) = (p.zkey.as_path(), &p.witness, p.trusted_key);
+    if p.flags.max_memory.is_some() || p.flags.chunk_points.is_some() {
+        anyhow::bail!(
+            "--max-memory / --chunk-points: Plonk has no bounded-memory mode yet (Groth16 only)"
+        );
+    }
+    let (zkey, witness, trusted) = (p.zkey.as_path(), &p.witness, p.flags.trusted_key);
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
     let start = Instant::now();
@@ -155,7 +160,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     });
     let (pk, z) = loaded.expect("ran");
     let (pk, z) = (pk?, z?);
-    if let Some(path) = &p.r1cs {
+    if let Some(path) = &p.flags.r1cs {
         let mut r1cs = None;
         timed("read r1cs + check witness", &mut || {
             r1cs = Some(
@@ -184,7 +189,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     write_public_json(&p.public, &public)?;
     phases.push(("write proof + public", t_write.elapsed()));
     progress.finish();
-    if p.timings {
+    if p.flags.timings {
         print_timings(&phases, &t.overlapping, start.elapsed());
     }
     Ok(())

@@ -1,0 +1,143 @@
+//! Memory: the machine's, the process's peak, and how a Groth16 proof fits a budget
+//! (`--max-memory`).
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use fastzk_formats::codec::PointCheck;
+use fastzk_groth16::{Bounded, ZkeyView};
+use fastzk_pairing::PairingCurve;
+
+use crate::cmd::groth16::name;
+
+/// Physical memory (`MemTotal` of `/proc/meminfo`), when the system says.
+pub fn machine_memory() -> Option<u64> {
+    meminfo_kib(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemTotal:").map(|k| k << 10)
+}
+
+/// The process's peak resident set so far (`VmHWM` of `/proc/self/status`).
+pub fn peak_rss() -> Option<u64> {
+    meminfo_kib(
+        &std::fs::read_to_string("/proc/self/status").ok()?,
+        "VmHWM:",
+    )
+    .map(|k| k << 10)
+}
+
+/// `key:   N kB` in a `/proc` file.
+fn meminfo_kib(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// How a proof is made within the budget.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The key read whole (today's fastest path).
+    Eager,
+    /// The key read a chunk at a time.
+    Bounded {
+        chunk_points: usize,
+        block_entries: usize,
+    },
+}
+
+/// The budget is `--max-memory`, else three quarters of the machine's memory (no bound
+/// when the system does not say). Whole when the key, decoded, fits; else in chunks as
+/// large as the budget allows above what the bounded prover always holds.
+pub fn plan<E: PairingCurve>(
+    zkey: &Path,
+    max_memory: Option<u64>,
+    chunk_points: Option<u64>,
+) -> Result<Plan> {
+    if let Some(n) = chunk_points {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        return Ok(Plan::Bounded {
+            chunk_points: n,
+            block_entries: n,
+        });
+    }
+    let Some(budget) = max_memory.or_else(|| machine_memory().map(|m| m / 4 * 3)) else {
+        return Ok(Plan::Eager);
+    };
+    let map = map_lazily(zkey)?;
+    // Sizes only: the points are checked when they are read for the proof.
+    let view = ZkeyView::<E>::parse(&map, &name(zkey), PointCheck::Prevalidated)?;
+    let eager = BASE + map.len() as u64 + view.eager_bytes();
+    if eager <= budget {
+        return Ok(Plan::Eager);
+    }
+    // The quotient's phase holds the witness and three domain-size vectors (and a block
+    // of section 4 before them); the MSMs' phase the witness and one chunk of points.
+    let floor = view.bounded_floor_bytes() + BASE;
+    if budget < floor + (16 << 20) {
+        bail!(
+            "--max-memory {} MiB is below the {} MiB this key needs at least (the process, \
+             the witness and three vectors of the 2^{} domain)",
+            budget >> 20,
+            (floor + (16 << 20)).div_ceil(1 << 20),
+            view.log_domain
+        );
+    }
+    let witness = view.n_vars as u64 * size_of::<fastzk_pairing::Fr<E>>() as u64;
+    let chunk_points = Bounded::chunk_for_budget::<E>(budget - witness - BASE);
+    // An entry of section 4 costs its 44 file bytes and a 32-byte product.
+    let block_entries = ((budget - floor) / 80).clamp(1 << 12, 1 << 22) as usize;
+    Ok(Plan::Bounded {
+        chunk_points,
+        block_entries,
+    })
+}
+
+/// What the process holds besides the proof's data (code, allocator, threads), measured
+/// at about 50 MiB.
+const BASE: u64 = 64 << 20;
+
+/// The file mapped without reading it (pages come in as they are touched).
+pub fn map_lazily(path: &Path) -> Result<memmap2::Mmap> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", name(path)))?;
+    // SAFETY: as `map_file`: read-only and private; a file truncated by another process
+    // while we read it could fault.
+    unsafe { memmap2::Mmap::map(&file) }.with_context(|| format!("reading {}", name(path)))
+}
+
+/// Drops the pages holding `piece` (a slice of `map`) from this process: they are read
+/// again from the file if touched, so the resident set stays near what is in use.
+pub fn release(map: &memmap2::Mmap, piece: &[u8]) {
+    let offset = (piece.as_ptr() as usize).wrapping_sub(map.as_ptr() as usize);
+    if piece.is_empty()
+        || offset
+            .checked_add(piece.len())
+            .is_none_or(|end| end > map.len())
+    {
+        return;
+    }
+    // SAFETY: the mapping is private and read-only, so dropping its pages loses nothing:
+    // the next access reads the file again (unchanged, as `map_lazily` assumes). Only
+    // the physical pages go; the slices into the mapping stay valid.
+    // A refusal only leaves the pages resident: nothing to report.
+    let _refused = unsafe {
+        map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, offset, piece.len())
+    }
+    .is_err();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_lines_are_read_in_kib() {
+        let text = "MemTotal:       24576000 kB\nMemFree: 1 kB\n";
+        assert_eq!(meminfo_kib(text, "MemTotal:"), Some(24_576_000));
+        assert_eq!(meminfo_kib(text, "VmHWM:"), None);
+        assert_eq!(meminfo_kib("VmHWM: x kB", "VmHWM:"), None);
+        assert!(machine_memory().is_some_and(|m| m > 0));
+        assert!(peak_rss().is_some_and(|m| m > 0));
+    }
+}
