@@ -263,6 +263,17 @@ impl<'a, 'c> Cursor<'a, 'c> {
 pub struct BinWriter {
     buf: Vec<u8>,
     n_sections: u32,
+    /// Where finished sections go when writing straight to a file ([`Self::create`]):
+    /// then `buf` holds one section at a time.
+    file: Option<FileSink>,
+}
+
+#[derive(Debug)]
+struct FileSink {
+    path: std::path::PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    /// The first write error, reported by [`BinWriter::finish_file`].
+    error: Option<std::io::Error>,
 }
 
 impl BinWriter {
@@ -271,7 +282,27 @@ impl BinWriter {
         buf.extend_from_slice(magic);
         buf.extend_from_slice(&version.to_le_bytes());
         buf.extend_from_slice(&0u32.to_le_bytes());
-        Self { buf, n_sections: 0 }
+        Self {
+            buf,
+            n_sections: 0,
+            file: None,
+        }
+    }
+
+    /// A writer that sends each section to `path` as soon as it is complete, so at most
+    /// one section is held in memory (a key of many GiB is written with the memory of
+    /// its largest section); end with [`Self::finish_file`].
+    pub fn create(path: &std::path::Path, magic: &[u8; 4], version: u32) -> Result<Self> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| FormatError::new(&path.display().to_string(), ErrorKind::Io(e)))?;
+        let mut w = Self::new(magic, version);
+        w.file = Some(FileSink {
+            path: path.to_owned(),
+            out: std::io::BufWriter::new(file),
+            error: None,
+        });
+        w.flush_to_file();
+        Ok(w)
     }
 
     /// Appends a section whose contents `fill` writes into the buffer it is given.
@@ -284,6 +315,7 @@ impl BinWriter {
         let size = (self.buf.len() - start) as u64;
         self.buf[size_at..size_at + 8].copy_from_slice(&size.to_le_bytes());
         self.n_sections += 1;
+        self.flush_to_file();
         self
     }
 
@@ -292,9 +324,46 @@ impl BinWriter {
         self.section(id, |b| b.extend_from_slice(bytes))
     }
 
+    fn flush_to_file(&mut self) {
+        use std::io::Write;
+        if let Some(sink) = &mut self.file {
+            if sink.error.is_none() {
+                sink.error = sink.out.write_all(&self.buf).err();
+            }
+            self.buf = Vec::new();
+        }
+    }
+
+    /// The bytes written (for a writer from [`Self::new`]).
     pub fn finish(mut self) -> Vec<u8> {
         self.buf[8..12].copy_from_slice(&self.n_sections.to_le_bytes());
         self.buf
+    }
+
+    /// Completes a file from [`Self::create`]: the section count in the header, and any
+    /// write error, naming the file.
+    pub fn finish_file(self) -> Result<()> {
+        use std::io::{Seek, SeekFrom, Write};
+        let Some(FileSink {
+            path,
+            mut out,
+            error,
+        }) = self.file
+        else {
+            return Err(FormatError::new(
+                "<in memory>",
+                ErrorKind::Invalid("finish_file on a writer made by BinWriter::new".into()),
+            ));
+        };
+        let n = self.n_sections;
+        let result = match error {
+            Some(e) => Err(e),
+            None => out
+                .seek(SeekFrom::Start(8))
+                .and_then(|_| out.write_all(&n.to_le_bytes()))
+                .and_then(|_| out.flush()),
+        };
+        result.map_err(|e| FormatError::new(&path.display().to_string(), ErrorKind::Io(e)))
     }
 }
 
@@ -307,4 +376,39 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
 pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes)
         .map_err(|e| FormatError::new(&path.display().to_string(), ErrorKind::Io(e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sections(w: &mut BinWriter) {
+        w.section(1, |b| b.extend_from_slice(&7u32.to_le_bytes()));
+        w.raw_section(2, &[0xab; 1000]);
+        w.section(3, |_| {});
+    }
+
+    #[test]
+    fn a_file_written_section_by_section_has_the_in_memory_bytes() {
+        let mut w = BinWriter::new(b"test", 3);
+        sections(&mut w);
+        let expected = w.finish();
+        let path = std::env::temp_dir().join(format!("fastzk-binwriter-{}", std::process::id()));
+        let mut w = BinWriter::create(&path, b"test", 3).unwrap();
+        sections(&mut w);
+        w.finish_file().unwrap();
+        let got = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(got, expected);
+        let f = BinFile::parse(&got, b"test", "t").unwrap();
+        assert_eq!(f.require(2).unwrap(), &[0xab; 1000][..]);
+
+        // An in-memory writer has no file to finish; a file that cannot be created is
+        // named.
+        assert!(BinWriter::new(b"test", 3).finish_file().is_err());
+        let e = BinWriter::create(std::path::Path::new("/nonexistent/dir/f"), b"test", 3)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("/nonexistent/dir/f"), "{e}");
+    }
 }

@@ -27,7 +27,7 @@
 use std::path::Path;
 
 use fastzk_field::{Field, PrimeField};
-use fastzk_formats::binfile::{read_file, write_file, BinFile, BinWriter, Cursor};
+use fastzk_formats::binfile::{read_file, BinFile, BinWriter, Cursor};
 use fastzk_formats::codec::{
     decode_point, decode_points, describe_prime, encode_point, encode_points, point_len, read_mont,
     read_prime, write_prime, PointCheck,
@@ -130,71 +130,15 @@ impl<E: PairingCurve> Zkey<E> {
     /// Serializes in snarkjs' layout (sections in order 1–10, as `zkey contribute`
     /// writes them). Fails if the key's lengths disagree with each other.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let pk = &self.proving_key;
-        let invalid = |e: String| FormatError::new("<zkey being written>", ErrorKind::Invalid(e));
-        pk.check_shape().map_err(invalid)?;
-        if snarkjs::root_of_unity(pk.log_domain + 1) != Some(pk.omega_2n) {
-            return Err(invalid(
-                "the key is not on snarkjs' roots of unity, so snarkjs could not use it".into(),
-            ));
-        }
-        let curve = E::ID;
-        let q_bytes = point_len::<E::G1>() / 2;
-        let r2 = {
-            let r = montgomery_radix::<Fr<E>>();
-            r * r
-        };
         let mut w = BinWriter::new(MAGIC, 1);
-        w.section(1, |b| {
-            b.extend_from_slice(&ZkeyProtocol::Groth16.id().to_le_bytes())
-        });
-        w.section(2, |b| {
-            write_prime(b, &curve.base_modulus(), q_bytes);
-            write_prime(b, &Fr::<E>::modulus(), Fr::<E>::BYTES);
-            for v in [pk.n_vars(), pk.n_public(), pk.domain_size()] {
-                b.extend_from_slice(&(v as u32).to_le_bytes());
-            }
-            encode_point(b, &pk.vk.alpha_g1);
-            encode_point(b, &pk.beta_g1);
-            encode_point(b, &pk.vk.beta_g2);
-            encode_point(b, &pk.vk.gamma_g2);
-            encode_point(b, &pk.delta_g1);
-            encode_point(b, &pk.vk.delta_g2);
-        });
-        w.section(3, |b| encode_points(b, &pk.vk.ic));
-        w.section(4, |b| {
-            let (a, m) = (&pk.a_matrix, &pk.b_matrix);
-            b.extend_from_slice(&((a.nnz() + m.nnz()) as u32).to_le_bytes());
-            // Row by row, A's entries before B's: snarkjs' own order.
-            for row in 0..a.n_rows() {
-                for (which, mat) in [(0u32, a), (1u32, m)] {
-                    let (cols, vals) = mat.row(row);
-                    for (c, v) in cols.iter().zip(vals) {
-                        b.extend_from_slice(&which.to_le_bytes());
-                        b.extend_from_slice(&(row as u32).to_le_bytes());
-                        b.extend_from_slice(&c.to_le_bytes());
-                        b.extend_from_slice(&(*v * r2).to_le_bytes());
-                    }
-                }
-            }
-        });
-        w.section(5, |b| encode_points(b, &pk.a_query));
-        w.section(6, |b| encode_points(b, &pk.b_g1_query));
-        w.section(7, |b| encode_points(b, &pk.b_g2_query));
-        w.section(8, |b| encode_points(b, &pk.c_query));
-        w.section(9, |b| encode_points(b, &pk.h_query));
-        w.raw_section(10, &self.contributions);
+        write_sections(&self.proving_key, &self.contributions, &mut w)?;
         Ok(w.finish())
     }
 
-    /// Writes a `.zkey` file.
+    /// Writes a `.zkey` file a section at a time (the memory of the largest section,
+    /// not of the file).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        let bytes = self.to_bytes().map_err(|mut e| {
-            e.file = path.display().to_string();
-            e
-        })?;
-        write_file(path, &bytes)
+        save_key(&self.proving_key, &self.contributions, path.as_ref())
     }
 }
 
@@ -440,6 +384,86 @@ impl<'a, E: PairingCurve> ZkeyView<'a, E> {
     }
 }
 
+/// What snarkjs needs of a key it is given: consistent lengths, its roots of unity.
+fn check_writable<E: PairingCurve>(pk: &ProvingKey<E>) -> Result<()> {
+    let invalid = |e: String| FormatError::new("<zkey being written>", ErrorKind::Invalid(e));
+    pk.check_shape().map_err(invalid)?;
+    if snarkjs::root_of_unity(pk.log_domain + 1) != Some(pk.omega_2n) {
+        return Err(invalid(
+            "the key is not on snarkjs' roots of unity, so snarkjs could not use it".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The sections in order, into `w`.
+fn write_sections<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    contributions: &[u8],
+    w: &mut BinWriter,
+) -> Result<()> {
+    check_writable(pk)?;
+    let curve = E::ID;
+    let q_bytes = point_len::<E::G1>() / 2;
+    let r2 = {
+        let r = montgomery_radix::<Fr<E>>();
+        r * r
+    };
+    w.section(1, |b| {
+        b.extend_from_slice(&ZkeyProtocol::Groth16.id().to_le_bytes())
+    });
+    w.section(2, |b| {
+        write_prime(b, &curve.base_modulus(), q_bytes);
+        write_prime(b, &Fr::<E>::modulus(), Fr::<E>::BYTES);
+        for v in [pk.n_vars(), pk.n_public(), pk.domain_size()] {
+            b.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        encode_point(b, &pk.vk.alpha_g1);
+        encode_point(b, &pk.beta_g1);
+        encode_point(b, &pk.vk.beta_g2);
+        encode_point(b, &pk.vk.gamma_g2);
+        encode_point(b, &pk.delta_g1);
+        encode_point(b, &pk.vk.delta_g2);
+    });
+    w.section(3, |b| encode_points(b, &pk.vk.ic));
+    w.section(4, |b| {
+        let (a, m) = (&pk.a_matrix, &pk.b_matrix);
+        b.extend_from_slice(&((a.nnz() + m.nnz()) as u32).to_le_bytes());
+        // Row by row, A's entries before B's: snarkjs' own order.
+        for row in 0..a.n_rows() {
+            for (which, mat) in [(0u32, a), (1u32, m)] {
+                let (cols, vals) = mat.row(row);
+                for (c, v) in cols.iter().zip(vals) {
+                    b.extend_from_slice(&which.to_le_bytes());
+                    b.extend_from_slice(&(row as u32).to_le_bytes());
+                    b.extend_from_slice(&c.to_le_bytes());
+                    b.extend_from_slice(&(*v * r2).to_le_bytes());
+                }
+            }
+        }
+    });
+    w.section(5, |b| encode_points(b, &pk.a_query));
+    w.section(6, |b| encode_points(b, &pk.b_g1_query));
+    w.section(7, |b| encode_points(b, &pk.b_g2_query));
+    w.section(8, |b| encode_points(b, &pk.c_query));
+    w.section(9, |b| encode_points(b, &pk.h_query));
+    w.raw_section(10, contributions);
+    Ok(())
+}
+
+/// [`Zkey::save`] without owning the key.
+fn save_key<E: PairingCurve>(pk: &ProvingKey<E>, contributions: &[u8], path: &Path) -> Result<()> {
+    let named = |mut e: FormatError| {
+        e.file = path.display().to_string();
+        e
+    };
+    // Checked before the file is created: a key that cannot be written leaves none.
+    check_writable(pk).map_err(named)?;
+    let mut w = BinWriter::create(path, MAGIC, 1)?;
+    write_sections(pk, contributions, &mut w).map_err(named)?;
+    w.finish_file()
+}
+
 /// Reads the proving key of a `.zkey` file.
 pub fn read_zkey<E: PairingCurve>(
     path: impl AsRef<Path>,
@@ -450,7 +474,7 @@ pub fn read_zkey<E: PairingCurve>(
 
 /// Writes a proving key as a `.zkey` file with an empty contributions section.
 pub fn write_zkey<E: PairingCurve>(path: impl AsRef<Path>, pk: &ProvingKey<E>) -> Result<()> {
-    Zkey::new(pk.clone()).save(path)
+    save_key(pk, &empty_contributions(), path.as_ref())
 }
 
 /// Section 10 must at least hold the hash and a count; the contributions themselves

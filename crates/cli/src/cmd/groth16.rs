@@ -330,6 +330,8 @@ fn setup_files<E: PairingCurve>(
             setup_random::<E>(&r1cs, &mut OsRng)?
         }
     };
+    // The circuit's matrices are in the key now: its memory goes before the writing.
+    drop(r1cs);
     progress.step("write zkey");
     write_zkey(zkey, &pk)?;
     if let Some(vk) = vk {
