@@ -22,7 +22,7 @@ if [[ ${1:-} == --seconds ]]; then
 elif [[ $# -gt 0 ]]; then
   LIMIT=(-runs="$1"); shift
 fi
-ALL=(r1cs wtns zkey_groth16 zkey_plonk ptau json_groth16 json_plonk json_public input_json spartan_proof)
+ALL=(r1cs wtns zkey_groth16 zkey_plonk ptau json_groth16 json_plonk json_public input_json spartan_proof wasm_patch)
 TARGETS=("${@:-${ALL[@]}}")
 [[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=("${ALL[@]}")
 
@@ -48,6 +48,8 @@ seed json_plonk $D/bn254/multiplier_plonk_proof.json $D/bn254/multiplier_plonk_v
 seed json_public $D/bn254/multiplier_public.json $D/bls12_381/multiplier_public.json
 seed input_json $D/multiplier_input.json $D/poly_input.json ../interop/circuits/*.json
 seed spartan_proof $D/spartan/*.proof $D/spartan/*.skey
+# circom's generators where the interop suite or the benchmarks compiled them (none in git).
+seed wasm_patch ../interop/build/*/*_js/*.wasm ../interop/build/*/*/*_js/*.wasm
 
 # -a: debug assertions on (integer overflow checks included), as in the tests.
 cargo fuzz build -s none -O -a

@@ -17,8 +17,8 @@ mod input;
 
 #[cfg(feature = "runtime")]
 mod runtime;
-#[cfg(feature = "runtime")]
-mod wide_mul;
+#[cfg(feature = "wide-mul")]
+pub mod wide_mul;
 
 use num_bigint::BigUint;
 

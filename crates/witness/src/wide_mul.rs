@@ -206,8 +206,9 @@ impl<'a> Scan<'a> {
         let mut bytes = [None::<u8>; 8 * LIMBS];
         for (start, data) in &self.data {
             for (k, b) in bytes.iter_mut().enumerate() {
-                let a = addr + k as u64;
-                if let Some(v) = a.checked_sub(*start).and_then(|i| data.get(i as usize)) {
+                let a = addr.checked_add(k as u64)?;
+                let i = a.checked_sub(*start).and_then(|i| usize::try_from(i).ok());
+                if let Some(v) = i.and_then(|i| data.get(i)) {
                     *b = Some(*v);
                 }
             }
@@ -484,7 +485,7 @@ fn wide_mul(q: &[u64; LIMBS]) -> Function {
     f
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "runtime"))]
 mod tests {
     use num_bigint::BigUint;
     use wasm_encoder::{
