@@ -73,7 +73,8 @@ pub fn plan<E: PairingCurve>(
         return Ok(Plan::Eager);
     }
     // The quotient's phase holds the witness and three domain-size vectors (and a block
-    // of section 4 before them); the MSMs' phase the witness and one chunk of points.
+    // of section 4 before them); the MSMs' phase the witness, `p` (until H is done) and
+    // one chunk of points.
     let floor = view.bounded_floor_bytes() + BASE;
     if budget < floor + (16 << 20) {
         bail!(
@@ -84,8 +85,10 @@ pub fn plan<E: PairingCurve>(
             view.log_domain
         );
     }
-    let witness = view.n_vars as u64 * size_of::<fastzk_pairing::Fr<E>>() as u64;
-    let chunk_points = Bounded::chunk_for_budget::<E>(budget - witness - BASE);
+    // The H query's MSM runs with the witness and `p` held.
+    let fr = size_of::<fastzk_pairing::Fr<E>>() as u64;
+    let held = (view.n_vars + view.domain_size()) as u64 * fr;
+    let chunk_points = Bounded::chunk_for_budget::<E>(budget.saturating_sub(held + BASE));
     // An entry of section 4 costs its 44 file bytes and a 32-byte product.
     let block_entries = ((budget - floor) / 80).clamp(1 << 12, 1 << 22) as usize;
     Ok(Plan::Bounded {
