@@ -462,9 +462,10 @@ if [[ ${INTEROP_SHA256:-1} == 1 ]]; then
     "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/fzr.zkey" "$d/fp_proof.json" "$d/fp_public.json"
   expect 0 "$c:snarkjs-verifies-fastzk-fullprove" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/fp_public.json" "$d/fp_proof.json"
+  # Bounded memory on a real circuit: 62,528 constraints in chunks of 4,096 points.
   expect 0 "$c:fastzk-groth16-fullprove-bounded-memory" "$FASTZK" groth16 fullprove \
-    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/sj.zkey" "$d/fpb_proof.json" "$d/fpb_public.json" \
-    --chunk-points 5
+    "circuits/$c.input.json" "$B/${c}_js/$c.wasm" "$d/fzr.zkey" "$d/fpb_proof.json" "$d/fpb_public.json" \
+    --chunk-points 4096
   expect 0 "$c:snarkjs-verifies-fastzk-fullprove-bounded-memory" \
     "$SNARKJS" groth16 verify "$d/vk.json" "$d/fpb_public.json" "$d/fpb_proof.json"
 fi
