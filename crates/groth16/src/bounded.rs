@@ -31,7 +31,7 @@ use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;
 
 use crate::prover::{check_witness, finish, odd_coset_quotient, Clock, MsmResults};
-use crate::zkey::{Section, ZkeyView};
+use crate::zkey::{coefficient_entries, coefficient_indices, entry_words, Section, ZkeyView};
 use crate::{Fr, PairingCurve, Proof, ProveError, ProveOptions, ProveTimings};
 
 /// How the bounded prover reads the key.
@@ -192,13 +192,13 @@ fn coefficient_products<E: PairingCurve>(
     ctx: &Ctx<'_>,
 ) -> Result<[Vec<Fr<E>>; 2], ProveError> {
     let ctx = ctx.section("section 4 (coefficients)");
-    let entries = crate::zkey::coefficient_entries::<E>(key.coefficients, &ctx)?;
+    let entries = coefficient_entries::<E>(key.coefficients, &ctx)?;
     let entry = 12 + Fr::<E>::BYTES;
-    let domain = key.domain_size();
-    let n_vars = key.n_vars;
-    let word =
-        |e: &[u8], k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
-    let mut out = [vec![Fr::<E>::ZERO; domain], vec![Fr::<E>::ZERO; domain]];
+    let (n_vars, domain) = (key.n_vars as u64, key.domain_size() as u64);
+    let mut out = [
+        vec![Fr::<E>::ZERO; key.domain_size()],
+        vec![Fr::<E>::ZERO; key.domain_size()],
+    ];
     let block = bounded.block_entries.max(1) * entry;
     for (k, bytes) in entries.chunks(block).enumerate() {
         let first = (k * bounded.block_entries.max(1)) as u64;
@@ -209,27 +209,14 @@ fn coefficient_products<E: PairingCurve>(
             .enumerate()
             .map(|(i, e)| {
                 let at = first + i as u64;
-                let (matrix, row, col) = (word(e, 0), word(e, 1), word(e, 2));
-                let bad = |msg: String| ctx.invalid_at(at, msg);
-                if matrix > 1 {
-                    return Err(bad(format!("matrix {matrix} is neither A (0) nor B (1)")));
-                }
-                if row as usize >= domain {
-                    return Err(bad(format!(
-                        "constraint {row} is out of range (domain size {domain})"
-                    )));
-                }
-                if col as usize >= n_vars {
-                    return Err(bad(format!(
-                        "signal {col} is out of range ({n_vars} variables)"
-                    )));
-                }
+                let (_, _, col) = coefficient_indices(e, at, n_vars, domain, &ctx)?;
                 let v: Fr<E> = read_mont(&e[12..], &ctx).map_err(|e| e.at(at))?;
-                Ok(v * witness[col as usize])
+                Ok(v * witness[col])
             })
             .collect::<Result<_, FormatError>>()?;
         for (e, p) in bytes.chunks_exact(entry).zip(&products) {
-            out[word(e, 0) as usize][word(e, 1) as usize] += *p;
+            let (matrix, row, _) = entry_words(e);
+            out[matrix as usize][row as usize] += *p;
         }
         (bounded.release)(bytes);
     }

@@ -508,6 +508,39 @@ pub(crate) fn coefficient_entries<'a, E: PairingCurve>(
     Ok(&bytes[4..])
 }
 
+/// An entry's matrix, constraint and signal words, unchecked.
+pub(crate) fn entry_words(e: &[u8]) -> (u32, u32, u32) {
+    let word = |k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+    (word(0), word(1), word(2))
+}
+
+/// Entry `at`'s matrix (0 = A, 1 = B), constraint and signal, each checked against the
+/// key's shape; errors name the entry.
+pub(crate) fn coefficient_indices(
+    e: &[u8],
+    at: u64,
+    n_vars: u64,
+    domain_size: u64,
+    ctx: &Ctx<'_>,
+) -> Result<(usize, usize, usize)> {
+    let (matrix, row, col) = entry_words(e);
+    let bad = |msg: String| ctx.invalid_at(at, msg);
+    if matrix > 1 {
+        return Err(bad(format!("matrix {matrix} is neither A (0) nor B (1)")));
+    }
+    if row as u64 >= domain_size {
+        return Err(bad(format!(
+            "constraint {row} is out of range (domain size {domain_size})"
+        )));
+    }
+    if col as u64 >= n_vars {
+        return Err(bad(format!(
+            "signal {col} is out of range ({n_vars} variables)"
+        )));
+    }
+    Ok((matrix as usize, row as usize, col as usize))
+}
+
 /// Section 4 into the A and B matrices with true coefficient values, `domain_size`
 /// rows and `n_vars` columns.
 fn parse_coefficients<E: PairingCurve>(
@@ -523,30 +556,14 @@ fn parse_coefficients<E: PairingCurve>(
     let r_inv = montgomery_radix::<Fr<E>>()
         .inverse()
         .expect("R is invertible");
-    let word =
-        |e: &[u8], k: usize| u32::from_le_bytes(e[4 * k..4 * k + 4].try_into().expect("4 bytes"));
     // Pass 1: check every index and count each matrix's rows.
     let mut counts = [
         vec![0usize; domain_size as usize + 1],
         vec![0usize; domain_size as usize + 1],
     ];
     for (i, e) in body.chunks_exact(entry).enumerate() {
-        let (matrix, row, col) = (word(e, 0), word(e, 1), word(e, 2));
-        let bad = |msg: String| ctx.invalid_at(i as u64, msg);
-        if matrix > 1 {
-            return Err(bad(format!("matrix {matrix} is neither A (0) nor B (1)")));
-        }
-        if row as u64 >= domain_size {
-            return Err(bad(format!(
-                "constraint {row} is out of range (domain size {domain_size})"
-            )));
-        }
-        if col as u64 >= n_vars {
-            return Err(bad(format!(
-                "signal {col} is out of range ({n_vars} variables)"
-            )));
-        }
-        counts[matrix as usize][row as usize + 1] += 1;
+        let (matrix, row, _) = coefficient_indices(e, i as u64, n_vars, domain_size, ctx)?;
+        counts[matrix][row + 1] += 1;
     }
     // Pass 2: values, in parallel (range-checked: `≥ r` is an error).
     let values: Vec<Fr<E>> = body
@@ -568,9 +585,10 @@ fn parse_coefficients<E: PairingCurve>(
         let mut cols = vec![0u32; nnz];
         let mut vals = vec![Fr::<E>::ZERO; nnz];
         for (e, v) in body.chunks_exact(entry).zip(&values) {
-            if word(e, 0) as usize == m {
-                let at = &mut next[word(e, 1) as usize];
-                cols[*at] = word(e, 2);
+            let (matrix, row, col) = entry_words(e);
+            if matrix as usize == m {
+                let at = &mut next[row as usize];
+                cols[*at] = col;
                 vals[*at] = *v;
                 *at += 1;
             }
