@@ -319,6 +319,50 @@ impl BinWriter {
         self
     }
 
+    /// Appends a section of exactly `len` bytes that `fill` hands over in pieces to the
+    /// function it is given. A writer from [`Self::create`] sends each piece straight to
+    /// the file, so a section of many GiB needs no buffer of its size. A `fill` that
+    /// hands over any other number of bytes, or fails, is an error (the file is then
+    /// unusable).
+    pub fn section_sized<E>(
+        &mut self,
+        id: u32,
+        len: u64,
+        fill: impl FnOnce(&mut dyn FnMut(&[u8])) -> std::result::Result<(), E>,
+    ) -> std::result::Result<&mut Self, SizedSectionError<E>> {
+        self.buf.extend_from_slice(&id.to_le_bytes());
+        self.buf.extend_from_slice(&len.to_le_bytes());
+        self.flush_to_file();
+        let mut written = 0u64;
+        let result = {
+            let buf = &mut self.buf;
+            let file = &mut self.file;
+            let mut put = |piece: &[u8]| {
+                written += piece.len() as u64;
+                match file {
+                    Some(sink) => {
+                        use std::io::Write;
+                        if sink.error.is_none() {
+                            sink.error = sink.out.write_all(piece).err();
+                        }
+                    }
+                    None => buf.extend_from_slice(piece),
+                }
+            };
+            fill(&mut put)
+        };
+        result.map_err(SizedSectionError::Fill)?;
+        if written != len {
+            return Err(SizedSectionError::Length {
+                id,
+                declared: len,
+                written,
+            });
+        }
+        self.n_sections += 1;
+        Ok(self)
+    }
+
     /// Appends a section with the given contents.
     pub fn raw_section(&mut self, id: u32, bytes: &[u8]) -> &mut Self {
         self.section(id, |b| b.extend_from_slice(bytes))
@@ -367,6 +411,19 @@ impl BinWriter {
     }
 }
 
+/// Why [`BinWriter::section_sized`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SizedSectionError<E> {
+    #[error("{0}")]
+    Fill(E),
+    #[error("section {id} was declared {declared} bytes long but {written} were written")]
+    Length {
+        id: u32,
+        declared: u64,
+        written: u64,
+    },
+}
+
 /// Reads a whole file, with an error naming it.
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| FormatError::new(&path.display().to_string(), ErrorKind::Io(e)))
@@ -384,8 +441,38 @@ mod tests {
 
     fn sections(w: &mut BinWriter) {
         w.section(1, |b| b.extend_from_slice(&7u32.to_le_bytes()));
-        w.raw_section(2, &[0xab; 1000]);
+        // Section 2 handed over in pieces of uneven size.
+        w.section_sized(2, 1000, |put| {
+            put(&[0xab; 300]);
+            put(&[]);
+            put(&[0xab; 700]);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
         w.section(3, |_| {});
+    }
+
+    #[test]
+    fn a_sized_section_of_the_wrong_length_or_a_failed_fill_is_an_error() {
+        let mut w = BinWriter::new(b"test", 1);
+        let e = w.section_sized(4, 10, |put| {
+            put(&[1; 9]);
+            Ok::<(), ()>(())
+        });
+        assert!(
+            matches!(
+                e,
+                Err(SizedSectionError::Length {
+                    id: 4,
+                    declared: 10,
+                    written: 9
+                })
+            ),
+            "{e:?}"
+        );
+        let mut w = BinWriter::new(b"test", 1);
+        let e = w.section_sized(4, 0, |_| Err("no"));
+        assert!(matches!(e, Err(SizedSectionError::Fill("no"))));
     }
 
     #[test]

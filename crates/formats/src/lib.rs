@@ -34,5 +34,5 @@ pub use error::{ErrorKind, FormatError, Result};
 pub use fastzk_curve::serialize::Validate;
 pub use json::{public_from_json, public_to_json, read_public_json, write_public_json};
 pub use ptau::Ptau;
-pub use r1cs::{read_r1cs_header, R1csFile, R1csHeader};
+pub use r1cs::{read_r1cs_header, Constraint, R1csFile, R1csHeader, R1csView};
 pub use wtns::{read_wtns, write_wtns, wtns_from_bytes, wtns_to_bytes};

@@ -12,7 +12,7 @@ use fastzk_field::PrimeField;
 use fastzk_r1cs::{Csr, R1cs};
 use num_bigint::BigUint;
 
-use crate::binfile::{read_file, write_file, BinFile, BinWriter, Cursor};
+use crate::binfile::{read_file, BinFile, BinWriter, Cursor};
 use crate::codec::{describe_prime, read_fe};
 use crate::error::{Ctx, ErrorKind, Result};
 use fastzk_pairing::CurveId;
@@ -93,9 +93,18 @@ pub fn read_r1cs_header(bytes: &[u8], file: &str) -> Result<R1csHeader> {
     parse_header(bin.require(SEC_HEADER)?, file)
 }
 
-impl<F: PrimeField> R1csFile<F> {
-    /// Parses a `.r1cs` file held in memory; `file` names it in errors.
-    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<Self> {
+/// A `.r1cs` file read in place (from a memory map, say): the header checked against
+/// the field `F`, the constraints parsed one at a time by [`Self::visit_constraints`],
+/// so a file of many GiB is never held as matrices.
+pub struct R1csView<'a, F> {
+    pub header: R1csHeader,
+    bin: BinFile<'a, 'a>,
+    _field: std::marker::PhantomData<F>,
+}
+
+impl<'a, F: PrimeField> R1csView<'a, F> {
+    /// Checks the container, the header and the prime; `file` names it in errors.
+    pub fn parse(bytes: &'a [u8], file: &'a str) -> Result<Self> {
         let bin = BinFile::parse(bytes, MAGIC, file)?;
         bin.table.check_version(file, &[1])?;
         for id in [SEC_CUSTOM_GATES_LIST, SEC_CUSTOM_GATES_USES] {
@@ -124,6 +133,30 @@ impl<F: PrimeField> R1csFile<F> {
                     F::BYTES
                 )));
         }
+        bin.require(SEC_CONSTRAINTS)?;
+        Ok(Self {
+            header,
+            bin,
+            _field: std::marker::PhantomData,
+        })
+    }
+
+    /// `visit(i, [A, B, C])` for each constraint in order (see [`R1csFile`] for what is
+    /// checked); the first error, `visit`'s included, ends the walk.
+    pub fn visit_constraints<E: From<crate::FormatError>>(
+        &self,
+        visit: impl FnMut(u64, [&[(u32, F)]; 3]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let bytes = self.bin.require(SEC_CONSTRAINTS)?;
+        visit_constraints(bytes, &self.header, self.bin.file, visit)
+    }
+}
+
+impl<F: PrimeField> R1csFile<F> {
+    /// Parses a `.r1cs` file held in memory; `file` names it in errors.
+    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<Self> {
+        let view = R1csView::<F>::parse(bytes, file)?;
+        let (header, bin) = (view.header.clone(), view.bin);
         let r1cs = parse_constraints::<F>(bin.require(SEC_CONSTRAINTS)?, &header, file)?;
         let wire_to_label = match bin.section(SEC_WIRE2LABEL) {
             None => None,
@@ -186,26 +219,56 @@ impl<F: PrimeField> R1csFile<F> {
     /// that turn a combination into a map (`wtns check`, `r1cs export json`) would keep
     /// only the last.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = BinWriter::new(MAGIC, 1);
+        self.write_sections(&mut w);
+        w.finish()
+    }
+
+    /// Writes a `.r1cs` file, the constraints streamed to it (no buffer of the file's
+    /// size).
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let mut w = BinWriter::create(path.as_ref(), MAGIC, 1)?;
+        self.write_sections(&mut w);
+        w.finish_file()
+    }
+
+    fn write_sections(&self, w: &mut BinWriter) {
         let r = &self.r1cs;
         let n_pub_out = (self.header.n_pub_out as usize).min(r.n_public()) as u32;
         let n_pub_in = r.n_public() as u32 - n_pub_out;
         let n_wires = r.n_vars() as u32;
-        // circom's section order: constraints, header, wire map.
-        let mut w = BinWriter::new(MAGIC, 1);
-        w.section(SEC_CONSTRAINTS, |b| {
+        // Each row's terms with repeated wires merged, for `emit`.
+        let for_each_lc = |emit: &mut dyn FnMut(&Terms<F>)| {
             let mut lc = Vec::new();
             for i in 0..r.n_constraints() {
                 for m in [r.a(), r.b(), r.c()] {
                     let (cols, vals) = m.row(i);
                     merge_terms(cols, vals, &mut lc);
-                    b.extend_from_slice(&(lc.len() as u32).to_le_bytes());
-                    for (c, v) in &lc {
-                        b.extend_from_slice(&c.to_le_bytes());
-                        b.extend_from_slice(&v.to_le_bytes());
-                    }
+                    emit(&lc);
                 }
             }
-        });
+        };
+        let term = 4 + F::BYTES as u64;
+        let mut len = 0u64;
+        for_each_lc(&mut |lc| len += 4 + lc.len() as u64 * term);
+        // circom's section order: constraints, header, wire map.
+        w.section_sized(SEC_CONSTRAINTS, len, |put| {
+            let mut piece = Vec::with_capacity(1 << 16);
+            for_each_lc(&mut |lc| {
+                piece.extend_from_slice(&(lc.len() as u32).to_le_bytes());
+                for (c, v) in lc {
+                    piece.extend_from_slice(&c.to_le_bytes());
+                    piece.extend_from_slice(&v.to_le_bytes());
+                }
+                if piece.len() >= 1 << 16 {
+                    put(&piece);
+                    piece.clear();
+                }
+            });
+            put(&piece);
+            Ok::<(), std::convert::Infallible>(())
+        })
+        .expect("the length was counted with the same terms");
         w.section(SEC_HEADER, |b| {
             crate::codec::write_prime(b, &F::modulus(), F::BYTES);
             for v in [n_wires, n_pub_out, n_pub_in, self.header.n_prv_in] {
@@ -222,14 +285,14 @@ impl<F: PrimeField> R1csFile<F> {
                 _ => (0..n_wires as u64).for_each(|x| b.extend_from_slice(&x.to_le_bytes())),
             };
         });
-        w.finish()
-    }
-
-    /// Writes a `.r1cs` file.
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        write_file(path.as_ref(), &self.to_bytes())
     }
 }
+
+/// A linear combination's `(wire, coefficient)` terms.
+type Terms<F> = [(u32, F)];
+
+/// One constraint's A, B and C rows as their terms.
+pub type Constraint<'a, F> = [&'a [(u32, F)]; 3];
 
 /// `out` = the terms of one linear combination with repeated wires summed, in order of
 /// first appearance.
@@ -259,39 +322,64 @@ fn merge_terms<F: PrimeField>(cols: &[u32], vals: &[F], out: &mut Vec<(u32, F)>)
     }
 }
 
-fn parse_constraints<F: PrimeField>(bytes: &[u8], h: &R1csHeader, file: &str) -> Result<R1cs<F>> {
+/// Calls `visit(i, [A, B, C])` for every constraint of section 2, in order, each linear
+/// combination as its `(wire, coefficient)` terms; stops at the first error, `visit`'s
+/// own included. Counts are bounded by the section's length before anything is
+/// allocated, wires by the header.
+fn visit_constraints<F: PrimeField, E>(
+    bytes: &[u8],
+    h: &R1csHeader,
+    file: &str,
+    mut visit: impl FnMut(u64, [&[(u32, F)]; 3]) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E>
+where
+    E: From<crate::FormatError>,
+{
     let ctx = Ctx::new(file).section("section 2 (constraints)");
     let mut cur = Cursor::new(bytes, ctx);
-    let n_wires = h.n_wires as usize;
     let term = 4 + F::BYTES as u64;
     // Each constraint takes at least 12 bytes (three term counts): bound the rows first.
     cur.check_fits(h.n_constraints as u64, 12)?;
-    let empty = || Csr::<F>::zeros(0, n_wires).map_err(|e| ctx.invalid(e.to_string()));
-    let (mut a, mut b, mut c) = (empty()?, empty()?, empty()?);
-    let mut row: Vec<(u32, F)> = Vec::new();
+    let mut rows: [Vec<(u32, F)>; 3] = Default::default();
     for i in 0..h.n_constraints as u64 {
-        for (name, m) in [("A", &mut a), ("B", &mut b), ("C", &mut c)] {
+        for (name, row) in ["A", "B", "C"].into_iter().zip(rows.iter_mut()) {
             let n_terms = cur.u32().map_err(|e| e.at(i))?;
             cur.check_fits(n_terms as u64, term).map_err(|e| e.at(i))?;
             row.clear();
             for _ in 0..n_terms {
                 let wire = cur.u32()?;
                 if wire >= h.n_wires {
-                    return Err(ctx.invalid_at(
-                        i,
-                        format!(
-                            "constraint {i}, {name}: wire {wire} is out of range ({} wires)",
-                            h.n_wires
-                        ),
-                    ));
+                    return Err(ctx
+                        .invalid_at(
+                            i,
+                            format!(
+                                "constraint {i}, {name}: wire {wire} is out of range ({} wires)",
+                                h.n_wires
+                            ),
+                        )
+                        .into());
                 }
                 let coeff: F = read_fe(cur.take(F::BYTES as u64)?, &ctx).map_err(|e| e.at(i))?;
                 row.push((wire, coeff));
             }
-            m.push_row(row.drain(..))
-                .map_err(|e| ctx.invalid_at(i, e.to_string()))?;
         }
+        visit(i, [&rows[0], &rows[1], &rows[2]])?;
     }
     cur.finish()?;
+    Ok(())
+}
+
+fn parse_constraints<F: PrimeField>(bytes: &[u8], h: &R1csHeader, file: &str) -> Result<R1cs<F>> {
+    let ctx = Ctx::new(file).section("section 2 (constraints)");
+    let empty = || Csr::<F>::zeros(0, h.n_wires as usize).map_err(|e| ctx.invalid(e.to_string()));
+    let mut mats = [empty()?, empty()?, empty()?];
+    visit_constraints::<F, _>(bytes, h, file, |i, rows| {
+        for (m, row) in mats.iter_mut().zip(rows) {
+            m.push_row(row.iter().copied())
+                .map_err(|e| ctx.invalid_at(i, e.to_string()))?;
+        }
+        Ok(())
+    })?;
+    let [a, b, c] = mats;
     R1cs::new(h.n_public(), a, b, c).map_err(|e| ctx.invalid(e.to_string()))
 }

@@ -94,12 +94,13 @@ pub fn prove_bounded_with_rng<E: PairingCurve>(
     let s = Fr::<E>::random(rng);
 
     let n_pub = key.n_public;
-    let chunked = |s: Section, scalars: &[Fr<E>]| chunked_msm::<E::G1, E>(key, s, scalars, bounded);
+    let chunked =
+        |s: Section, scalars: &[Fr<E>]| chunked_msm::<E::G1, E>(key, s, 0, scalars, bounded);
     let h = clock.run("msm h (g1), chunked", || chunked(Section::H, &p))?;
     drop(p);
     let a = clock.run("msm a (g1), chunked", || chunked(Section::A, witness))?;
     let (b1, b2) = clock.run("msm b (g1 + g2), chunked", || {
-        chunked_msm_pair(key, witness, bounded)
+        chunked_msm_pair(key, 0, witness, bounded)
     })?;
     let c = clock.run("msm c (g1), chunked", || {
         chunked(Section::C, &witness[n_pub + 1..])
@@ -143,15 +144,19 @@ fn decode_chunk<'a, C: SerializableCurve + MsmCurve, E: PairingCurve>(
     Ok((points, bytes))
 }
 
-fn chunked_msm<C: SerializableCurve + MsmCurve<Scalar = Fr<E>>, E: PairingCurve>(
+/// `Σ scalars[i]·P[first + i]` over points `first..first + scalars.len()` of section `s`,
+/// a chunk at a time.
+pub(crate) fn chunked_msm<C: SerializableCurve + MsmCurve<Scalar = Fr<E>>, E: PairingCurve>(
     key: &ZkeyView<'_, E>,
     s: Section,
+    first: usize,
     scalars: &[Fr<E>],
     bounded: &Bounded<'_>,
 ) -> Result<Jacobian<C>, ProveError> {
     let mut sum = Jacobian::<C>::identity();
-    for (start, end) in chunks(key.count(s), bounded.chunk_points) {
-        let (points, bytes) = decode_chunk::<C, E>(key, s, (start, end), bounded.check)?;
+    for (start, end) in chunks(scalars.len(), bounded.chunk_points) {
+        let range = (first + start, first + end);
+        let (points, bytes) = decode_chunk::<C, E>(key, s, range, bounded.check)?;
         sum += msm(&points, &scalars[start..end])?;
         drop(points);
         (bounded.release)(bytes);
@@ -165,17 +170,20 @@ type BResults<E> = (
     Jacobian<<E as PairingCurve>::G2>,
 );
 
-/// B in G1 and G2 with one pass over the scalars per chunk.
-fn chunked_msm_pair<E: PairingCurve>(
+/// B in G1 and G2 over variables `first..first + witness.len()`, with one pass over the
+/// scalars per chunk.
+pub(crate) fn chunked_msm_pair<E: PairingCurve>(
     key: &ZkeyView<'_, E>,
+    first: usize,
     witness: &[Fr<E>],
     bounded: &Bounded<'_>,
 ) -> Result<BResults<E>, ProveError> {
     let mut sums = (Jacobian::identity(), Jacobian::identity());
-    for range in chunks(key.n_vars, bounded.chunk_points) {
+    for (start, end) in chunks(witness.len(), bounded.chunk_points) {
+        let range = (first + start, first + end);
         let (g1, g1_bytes) = decode_chunk::<E::G1, E>(key, Section::B1, range, bounded.check)?;
         let (g2, g2_bytes) = decode_chunk::<E::G2, E>(key, Section::B2, range, bounded.check)?;
-        let (b1, b2) = msm_pair(&g1, &g2, &witness[range.0..range.1])?;
+        let (b1, b2) = msm_pair(&g1, &g2, &witness[start..end])?;
         sums = (sums.0 + b1, sums.1 + b2);
         drop((g1, g2));
         (bounded.release)(g1_bytes);
@@ -185,7 +193,7 @@ fn chunked_msm_pair<E: PairingCurve>(
 }
 
 /// `A·z` and `B·z` on `H` from section 4, `block_entries` entries at a time.
-fn coefficient_products<E: PairingCurve>(
+pub(crate) fn coefficient_products<E: PairingCurve>(
     key: &ZkeyView<'_, E>,
     witness: &[Fr<E>],
     bounded: &Bounded<'_>,

@@ -12,15 +12,18 @@
 //! building blocks of `fastzk-formats`.
 
 pub mod bounded;
+pub mod distributed;
 pub mod json;
 mod keys;
 pub mod prover;
 pub mod setup;
+pub mod setup_file;
 pub mod setup_ptau;
 pub mod verifier;
 pub mod zkey;
 
 pub use bounded::{prove_bounded, prove_bounded_with_rng, Bounded};
+pub use distributed::{prove_distributed, DistributedError, RankReport, Transport};
 pub use json::{
     proof_from_json, proof_to_json, read_proof_json, read_vk_json, vk_from_json, vk_to_json,
     write_proof_json, write_vk_json,
@@ -28,6 +31,7 @@ pub use json::{
 pub use keys::{Proof, ProvingKey, VerifyingKey};
 pub use prover::{prove, prove_with, prove_with_rng, Offload, ProveOptions, ProveTimings};
 pub use setup::{setup_random, SetupError};
+pub use setup_file::{setup_random_to_file, ConstraintSource};
 pub use verifier::{verify, VerifyError};
 pub use zkey::{read_zkey, write_zkey, Section, Zkey, ZkeyView};
 

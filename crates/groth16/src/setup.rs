@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use fastzk_curve::FixedBase;
 use fastzk_formats::snarkjs::{self, domain_log_size};
 
-use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey};
+use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey, G1};
 
 /// Why a setup could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -33,20 +33,36 @@ pub enum SetupError {
     },
     #[error("matrix: {0}")]
     Matrix(#[from] fastzk_r1cs::CsrError),
+    /// Reading the circuit or writing the key failed.
+    #[error(transparent)]
+    Format(#[from] fastzk_formats::error::FormatError),
+    #[error("{0}")]
+    Invalid(String),
 }
 
-/// `L_j(τ)` for the size-`n` subgroup `⟨ω⟩`, all `j`: `(τⁿ − 1)/n · ωʲ/(τ − ωʲ)`.
-/// `τ` must be outside the subgroup.
-fn lagrange_at<F: PrimeField>(tau: F, log_n: u32, omega: F) -> Vec<F> {
-    let n = 1usize << log_n;
-    let mut powers = vec![F::ONE; n];
-    for j in 1..n {
-        powers[j] = powers[j - 1] * omega;
+/// `L_j(τ)` for `j = first + k·step`, `k < count`, where `L_j` is the Lagrange basis of
+/// the size-`2^log_n` subgroup `⟨ω⟩`: `(τⁿ − 1)/n · ωʲ/(τ − ωʲ)`. `τ` must be outside
+/// the subgroup. A range at a time, so the H query of a large key is made in chunks.
+pub(crate) fn lagrange_range<F: PrimeField>(
+    tau: F,
+    log_n: u32,
+    omega: F,
+    first: usize,
+    step: usize,
+    count: usize,
+) -> Vec<F> {
+    let n = 1u64 << log_n;
+    let stride = omega.pow_u64(step as u64);
+    let mut powers = Vec::with_capacity(count);
+    let mut w = omega.pow_u64(first as u64);
+    for _ in 0..count {
+        powers.push(w);
+        w *= stride;
     }
     let mut denom: Vec<F> = powers.par_iter().map(|w| tau - *w).collect();
     batch_inverse(&mut denom);
-    let n_inv = F::from_u64(n as u64).inverse().expect("n < p");
-    let z = (tau.pow_u64(n as u64) - F::ONE) * n_inv;
+    let n_inv = F::from_u64(n).inverse().expect("n < p");
+    let z = (tau.pow_u64(n) - F::ONE) * n_inv;
     powers
         .par_iter()
         .zip(denom.par_iter())
@@ -80,40 +96,119 @@ pub fn key_matrices<F: PrimeField>(
     Ok((a, b))
 }
 
-/// A local random setup for `r1cs`. **Not for production** (see the module docs).
+/// The evaluation domain `2^log_n` and snarkjs' `ω₂ₙ` for a circuit, or why it is too
+/// large (the H query needs the size-`2n` domain).
+pub(crate) fn domain<E: PairingCurve>(
+    constraints: usize,
+    public: usize,
+) -> Result<(u32, Fr<E>), SetupError> {
+    let log_n = domain_log_size(constraints, public);
+    let too_large = SetupError::TooLarge {
+        constraints,
+        public,
+        log_n,
+        two_adicity: Fr::<E>::TWO_ADICITY,
+    };
+    if log_n + 1 > Fr::<E>::TWO_ADICITY {
+        return Err(too_large);
+    }
+    let omega_2n = snarkjs::root_of_unity(log_n + 1).ok_or(too_large)?;
+    Ok((log_n, omega_2n))
+}
+
+/// The toxic waste, drawn in this order from the generator.
+pub(crate) struct Toxic<F> {
+    pub tau: F,
+    pub alpha: F,
+    pub beta: F,
+    pub gamma: F,
+    pub delta: F,
+}
+
+impl<F: PrimeField> Toxic<F> {
+    pub fn draw(rng: &mut (impl RngCore + CryptoRng), log_n: u32) -> Self {
+        // τ outside both domains (else a Lagrange denominator vanishes).
+        let tau = loop {
+            let t: F = nonzero(rng);
+            if !t.pow_u64(2u64 << log_n).is_one() {
+                break t;
+            }
+        };
+        let [alpha, beta, gamma, delta] = std::array::from_fn(|_| nonzero(rng));
+        Self {
+            tau,
+            alpha,
+            beta,
+            gamma,
+            delta,
+        }
+    }
+
+    /// The IC scalars `(β·A_i + α·B_i + C_i)/γ` for `i ≤ n_public` and the C query's
+    /// `(β·A_i + α·B_i + C_i)/δ` for the rest, from the columns' values at `τ`.
+    pub fn combined(&self, at: &[F], bt: &[F], ct: &[F], n_public: usize) -> (Vec<F>, Vec<F>) {
+        let gamma_inv = self.gamma.inverse().expect("non-zero");
+        let delta_inv = self.delta.inverse().expect("non-zero");
+        let combined = |i: usize, inv: F| (self.beta * at[i] + self.alpha * bt[i] + ct[i]) * inv;
+        let ic = (0..=n_public).map(|i| combined(i, gamma_inv)).collect();
+        let c = (n_public + 1..at.len())
+            .into_par_iter()
+            .map(|i| combined(i, delta_inv))
+            .collect();
+        (ic, c)
+    }
+
+    /// `L_{2i+1}(τ)/δ` for `i ∈ range` over the size-`2n` domain: the H query's scalars
+    /// (snarkjs' odd-coset form).
+    pub fn h_scalars(&self, log_n: u32, omega_2n: F, range: std::ops::Range<usize>) -> Vec<F> {
+        let delta_inv = self.delta.inverse().expect("non-zero");
+        let mut h = lagrange_range(
+            self.tau,
+            log_n + 1,
+            omega_2n,
+            2 * range.start + 1,
+            2,
+            range.len(),
+        );
+        h.par_iter_mut().for_each(|l| *l *= delta_inv);
+        h
+    }
+}
+
+/// The key's single points: the verifying key (with IC from its scalars), `[β]₁`, `[δ]₁`.
+pub(crate) fn single_points<E: PairingCurve>(
+    t: &Toxic<Fr<E>>,
+    ic_scalars: &[Fr<E>],
+    g1: &FixedBase<E::G1>,
+    g2: &FixedBase<E::G2>,
+) -> (VerifyingKey<E>, G1<E>, G1<E>) {
+    let one_g1 = |k: &Fr<E>| Affine::from(g1.mul(k));
+    let one_g2 = |k: &Fr<E>| Affine::from(g2.mul(k));
+    let vk = VerifyingKey {
+        alpha_g1: one_g1(&t.alpha),
+        beta_g2: one_g2(&t.beta),
+        gamma_g2: one_g2(&t.gamma),
+        delta_g2: one_g2(&t.delta),
+        ic: g1.mul_many(ic_scalars),
+    };
+    (vk, one_g1(&t.beta), one_g1(&t.delta))
+}
+
+/// A local random setup for `r1cs`. **Not for production** (see the module docs). For a
+/// circuit too large to hold its key in memory, [`crate::setup_file::setup_random_to_file`]
+/// writes the same key straight to a file.
 pub fn setup_random<E: PairingCurve>(
     r1cs: &R1cs<Fr<E>>,
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Result<ProvingKey<E>, SetupError> {
     let n_pub = r1cs.n_public();
-    let log_n = domain_log_size(r1cs.n_constraints(), n_pub);
-    if log_n + 1 > Fr::<E>::TWO_ADICITY {
-        return Err(SetupError::TooLarge {
-            constraints: r1cs.n_constraints(),
-            public: n_pub,
-            log_n,
-            two_adicity: Fr::<E>::TWO_ADICITY,
-        });
-    }
+    let (log_n, omega_2n) = domain::<E>(r1cs.n_constraints(), n_pub)?;
     let (a_matrix, b_matrix) = key_matrices(r1cs, log_n)?;
-    // snarkjs' domain (checked against the two-adicity above).
-    let omega_2n: Fr<E> = snarkjs::root_of_unity(log_n + 1).ok_or(SetupError::TooLarge {
-        constraints: r1cs.n_constraints(),
-        public: n_pub,
-        log_n,
-        two_adicity: Fr::<E>::TWO_ADICITY,
-    })?;
-    // τ outside both domains (else a Lagrange denominator vanishes).
-    let tau = loop {
-        let t: Fr<E> = nonzero(rng);
-        if !t.pow_u64(2u64 << log_n).is_one() {
-            break t;
-        }
-    };
-    let [alpha, beta, gamma, delta]: [Fr<E>; 4] = std::array::from_fn(|_| nonzero(rng));
+    let t = Toxic::<Fr<E>>::draw(rng, log_n);
 
     // A_i(τ), B_i(τ), C_i(τ) for every variable i, from the rows' Lagrange weights.
-    let lag = lagrange_at(tau, log_n, omega_2n.square());
+    let n = 1usize << log_n;
+    let lag = lagrange_range(t.tau, log_n, omega_2n.square(), 0, 1, n);
     let n_vars = r1cs.n_vars();
     let column_sums = |m: &Csr<Fr<E>>| {
         let mut out = vec![Fr::<E>::ZERO; n_vars];
@@ -124,39 +219,17 @@ pub fn setup_random<E: PairingCurve>(
     };
     let (at, bt) = rayon::join(|| column_sums(&a_matrix), || column_sums(&b_matrix));
     let ct = column_sums(r1cs.c());
-
-    let gamma_inv = gamma.inverse().expect("non-zero");
-    let delta_inv = delta.inverse().expect("non-zero");
-    let combined = |i: usize, inv: Fr<E>| (beta * at[i] + alpha * bt[i] + ct[i]) * inv;
-    let ic_scalars: Vec<Fr<E>> = (0..=n_pub).map(|i| combined(i, gamma_inv)).collect();
-    let c_scalars: Vec<Fr<E>> = (n_pub + 1..n_vars)
-        .into_par_iter()
-        .map(|i| combined(i, delta_inv))
-        .collect();
-    // H query: L_{2i+1}(τ)/δ over the size-2n domain (snarkjs' odd-coset form).
-    let lag2 = lagrange_at(tau, log_n + 1, omega_2n);
-    let h_scalars: Vec<Fr<E>> = lag2
-        .par_iter()
-        .skip(1)
-        .step_by(2)
-        .map(|l| *l * delta_inv)
-        .collect();
+    drop(lag);
+    let (ic_scalars, c_scalars) = t.combined(&at, &bt, &ct, n_pub);
+    let h_scalars = t.h_scalars(log_n, omega_2n, 0..n);
 
     let g1 = FixedBase::<E::G1>::new(&Affine::generator());
     let g2 = FixedBase::<E::G2>::new(&Affine::generator());
-    let one_g1 = |k: &Fr<E>| Affine::from(g1.mul(k));
-    let one_g2 = |k: &Fr<E>| Affine::from(g2.mul(k));
-
+    let (vk, beta_g1, delta_g1) = single_points(&t, &ic_scalars, &g1, &g2);
     Ok(ProvingKey {
-        vk: VerifyingKey {
-            alpha_g1: one_g1(&alpha),
-            beta_g2: one_g2(&beta),
-            gamma_g2: one_g2(&gamma),
-            delta_g2: one_g2(&delta),
-            ic: g1.mul_many(&ic_scalars),
-        },
-        beta_g1: one_g1(&beta),
-        delta_g1: one_g1(&delta),
+        vk,
+        beta_g1,
+        delta_g1,
         log_domain: log_n,
         omega_2n,
         a_query: g1.mul_many(&at),

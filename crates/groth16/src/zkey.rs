@@ -41,7 +41,7 @@ use rayon::prelude::*;
 
 use crate::{Fr, PairingCurve, ProvingKey, VerifyingKey};
 
-const MAGIC: &[u8; 4] = b"zkey";
+pub(crate) const MAGIC: &[u8; 4] = b"zkey";
 
 /// A `.zkey` file: the proving key plus what snarkjs keeps beside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -403,29 +403,13 @@ fn write_sections<E: PairingCurve>(
     w: &mut BinWriter,
 ) -> Result<()> {
     check_writable(pk)?;
-    let curve = E::ID;
-    let q_bytes = point_len::<E::G1>() / 2;
-    let r2 = {
-        let r = montgomery_radix::<Fr<E>>();
-        r * r
-    };
-    w.section(1, |b| {
-        b.extend_from_slice(&ZkeyProtocol::Groth16.id().to_le_bytes())
-    });
-    w.section(2, |b| {
-        write_prime(b, &curve.base_modulus(), q_bytes);
-        write_prime(b, &Fr::<E>::modulus(), Fr::<E>::BYTES);
-        for v in [pk.n_vars(), pk.n_public(), pk.domain_size()] {
-            b.extend_from_slice(&(v as u32).to_le_bytes());
-        }
-        encode_point(b, &pk.vk.alpha_g1);
-        encode_point(b, &pk.beta_g1);
-        encode_point(b, &pk.vk.beta_g2);
-        encode_point(b, &pk.vk.gamma_g2);
-        encode_point(b, &pk.delta_g1);
-        encode_point(b, &pk.vk.delta_g2);
-    });
-    w.section(3, |b| encode_points(b, &pk.vk.ic));
+    let r2 = coefficient_factor::<E>();
+    write_head(
+        w,
+        &pk.vk,
+        [&pk.beta_g1, &pk.delta_g1],
+        [pk.n_vars(), pk.n_public(), pk.domain_size()],
+    );
     w.section(4, |b| {
         let (a, m) = (&pk.a_matrix, &pk.b_matrix);
         b.extend_from_slice(&((a.nnz() + m.nnz()) as u32).to_le_bytes());
@@ -449,6 +433,40 @@ fn write_sections<E: PairingCurve>(
     w.section(9, |b| encode_points(b, &pk.h_query));
     w.raw_section(10, contributions);
     Ok(())
+}
+
+/// Section 4 stores `coef · R²` (see the module docs).
+pub(crate) fn coefficient_factor<E: PairingCurve>() -> Fr<E> {
+    let r = montgomery_radix::<Fr<E>>();
+    r * r
+}
+
+/// Sections 1–3: the protocol, the header with `[n_vars, n_public, domain_size]` and
+/// the key's single points (`[β₁, δ₁]` beside the verifying key's), and IC.
+pub(crate) fn write_head<E: PairingCurve>(
+    w: &mut BinWriter,
+    vk: &VerifyingKey<E>,
+    [beta_g1, delta_g1]: [&crate::G1<E>; 2],
+    counts: [usize; 3],
+) {
+    let q_bytes = point_len::<E::G1>() / 2;
+    w.section(1, |b| {
+        b.extend_from_slice(&ZkeyProtocol::Groth16.id().to_le_bytes())
+    });
+    w.section(2, |b| {
+        write_prime(b, &E::ID.base_modulus(), q_bytes);
+        write_prime(b, &Fr::<E>::modulus(), Fr::<E>::BYTES);
+        for v in counts {
+            b.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        encode_point(b, &vk.alpha_g1);
+        encode_point(b, beta_g1);
+        encode_point(b, &vk.beta_g2);
+        encode_point(b, &vk.gamma_g2);
+        encode_point(b, delta_g1);
+        encode_point(b, &vk.delta_g2);
+    });
+    w.section(3, |b| encode_points(b, &vk.ic));
 }
 
 /// [`Zkey::save`] without owning the key.

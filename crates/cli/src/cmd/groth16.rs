@@ -5,12 +5,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use fastzk_formats::{
-    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile, Validate,
+    read_public_json, sniff_curve_file, write_public_json, PointCheck, Ptau, R1csFile, R1csView,
+    Validate,
 };
 use fastzk_groth16::setup_ptau::setup_from_ptau_file;
 use fastzk_groth16::{
-    prove_bounded, prove_with, read_proof_json, read_vk_json, read_zkey, setup_random, verify,
-    write_proof_json, write_vk_json, write_zkey, Bounded, ProveOptions, ProvingKey, Zkey, ZkeyView,
+    prove_bounded, prove_with, read_proof_json, read_vk_json, read_zkey, setup_random_to_file,
+    verify, write_proof_json, write_vk_json, write_zkey, Bounded, ProveOptions, ProvingKey, Zkey,
+    ZkeyView,
 };
 use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
@@ -313,29 +315,35 @@ fn setup_files<E: PairingCurve>(
     vk: Option<&Path>,
 ) -> Result<()> {
     let progress = Progress::new();
-    progress.step("read r1cs");
-    let r1cs = R1csFile::<Fr<E>>::open(r1cs_path)?.r1cs;
-    let pk = match ptau {
+    let verifying_key = match ptau {
         Some(ptau) => {
+            progress.step("read r1cs");
+            let r1cs = R1csFile::<Fr<E>>::open(r1cs_path)?.r1cs;
             progress.step("read ptau + setup");
             let ptau = Ptau::<E>::open(ptau, Validate::Yes)?;
-            setup_from_ptau_file(&ptau, &r1cs)?
+            let pk = setup_from_ptau_file(&ptau, &r1cs)?;
+            // The circuit's matrices are in the key now: its memory goes before the
+            // writing.
+            drop(r1cs);
+            progress.step("write zkey");
+            write_zkey(zkey, &pk)?;
+            pk.vk
         }
         None => {
-            progress.step("random setup");
             eprintln!(
                 "warning: local random setup (toxic waste drawn here and discarded): \
                  NOT FOR PRODUCTION"
             );
-            setup_random::<E>(&r1cs, &mut OsRng)?
+            // The circuit is read in place and the key written as it is computed: the
+            // memory of three field elements per variable, not of the key.
+            let map = memory::map_lazily(r1cs_path)?;
+            let file = r1cs_path.display().to_string();
+            let circuit = R1csView::<Fr<E>>::parse(&map, &file)?;
+            setup_random_to_file::<E>(&circuit, zkey, &mut OsRng, &mut |s| progress.step(s))?
         }
     };
-    // The circuit's matrices are in the key now: its memory goes before the writing.
-    drop(r1cs);
-    progress.step("write zkey");
-    write_zkey(zkey, &pk)?;
     if let Some(vk) = vk {
-        write_vk_json(vk, &pk.vk)?;
+        write_vk_json(vk, &verifying_key)?;
     }
     progress.finish();
     Ok(())
