@@ -10,6 +10,8 @@
 #   FASTZK         path of the fastzk binary (default: cargo build --release -p fastzk-cli)
 #   INTEROP_SHA256 1 (default) to also run the SHA-256 circuit through the
 #                  fastzk-setup path (about half a minute more), 0 to skip it
+# With OpenMPI installed (mpirun, mpicc) fastzk is built with --features mpi and the
+# distributed-proving checks run; without it they are skipped, saying so.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,10 +23,19 @@ LOGS=$B/logs
 rm -rf "$B"
 mkdir -p "$LOGS"
 
+# With OpenMPI present, fastzk is built with MPI and the distributed checks run.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPI_FEATURE=0
+if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1; then MPI_FEATURE=1; fi
 if [[ -z "${FASTZK:-}" ]]; then
-  echo "building fastzk (cargo build --release -p fastzk-cli)"
-  (cd "$ROOT" && cargo build --release -p fastzk-cli)
+  features=(); [[ $MPI_FEATURE == 1 ]] && features=(--features mpi)
+  echo "building fastzk (cargo build --release -p fastzk-cli ${features[*]})"
+  (cd "$ROOT" && cargo build --release -p fastzk-cli "${features[@]}")
   FASTZK=$ROOT/target/release/fastzk
+fi
+if [[ $MPI_FEATURE == 1 ]] && ! grep -q "distributed proving.*built in (MPI)" <<<"$("$FASTZK" info)"; then
+  echo "note: $FASTZK has no MPI support: the distributed checks are skipped"
+  MPI_FEATURE=0
 fi
 [[ -x "$FASTZK" ]] || { echo "FASTZK=$FASTZK is not an executable" >&2; exit 2; }
 
@@ -437,6 +448,69 @@ expect 0 "synth:snarkjs-prove-fastzk-zkey" \
   "$SNARKJS" groth16 prove "$d/fzr.zkey" "$d/s.wtns" "$d/sj_proof.json" "$d/sj_public.json"
 expect 0 "synth:fastzk-verifies-snarkjs-proof" \
   "$FASTZK" groth16 verify "$d/fzr_vk.json" "$d/sj_public.json" "$d/sj_proof.json"
+
+# --- Distributed proving on MPI (mpirun -np 2 and -np 3, oversubscribed) ---------
+# One proof across the ranks of an MPI job: snarkjs verifies it. A rank that stalls
+# (SIGSTOP) is named by rank 0 within --rank-timeout; one that dies (SIGKILL) ends the
+# job with mpirun naming it. Needs OpenMPI and a fastzk built with --features mpi.
+if [[ $MPI_FEATURE == 1 ]]; then
+  MPIRUN=(mpirun --oversubscribe -x RAYON_NUM_THREADS=1)
+  for c in poseidon_range synth; do
+    [[ $c == synth ]] && d=$B/synth zkey=$B/synth/sj.zkey wtns=$B/synth/s.wtns vk=$B/synth/sj_vk.json
+    [[ $c != synth ]] && d=$B/$c zkey=$B/$c/sj.zkey wtns=$B/$c.wtns vk=$B/$c/vk.json
+    for np in 2 3; do
+      expect 0 "mpi:$c:fastzk-prove-distributed-np$np" "${MPIRUN[@]}" -np $np "$FASTZK" groth16 prove \
+        "$zkey" "$wtns" "$d/mpi${np}_proof.json" "$d/mpi${np}_public.json" --distributed --timings
+      expect 0 "mpi:$c:snarkjs-verifies-np$np-proof" \
+        "$SNARKJS" groth16 verify "$vk" "$d/mpi${np}_public.json" "$d/mpi${np}_proof.json"
+      if grep -q "rank $((np - 1)) of $np: sent" "$LOGS/mpi:$c:fastzk-prove-distributed-np$np.log"; then
+        pass "mpi:$c:np$np-every-rank-reports-its-traffic"
+      else fail "mpi:$c:np$np-every-rank-reports-its-traffic"; fi
+    done
+  done
+  expect 0 "mpi:fullprove-distributed-np2" "${MPIRUN[@]}" -np 2 "$FASTZK" groth16 fullprove \
+    circuits/poseidon_range.input.json "$B/poseidon_range_js/poseidon_range.wasm" \
+    "$B/poseidon_range/sj.zkey" "$B/poseidon_range/mpifp_proof.json" "$B/poseidon_range/mpifp_public.json" \
+    --distributed
+  expect 0 "mpi:snarkjs-verifies-fullprove-distributed" "$SNARKJS" groth16 verify \
+    "$B/poseidon_range/vk.json" "$B/poseidon_range/mpifp_public.json" "$B/poseidon_range/mpifp_proof.json"
+
+  # Rank failures, on a key large enough (2^15) that rank 1 is still working when hit.
+  d=$B/mpi-faults
+  mkdir -p "$d"
+  step "mpi-synth" "$FASTZK" r1cs synth --log-size 15 --seed 15 "$d/s.r1cs" "$d/s.wtns"
+  step "mpi-setup" "$FASTZK" groth16 setup "$d/s.r1cs" "$d/s.zkey"
+  # mpi_fault SIGNAL NAME: prove on 2 ranks, send SIGNAL to rank 1 once it has mapped the
+  # key (so past MPI_Init), and wait for the job to end.
+  mpi_fault() {
+    local signal=$1 name=$2 pid="" p rc=0
+    "${MPIRUN[@]}" -np 2 "$FASTZK" groth16 prove "$d/s.zkey" "$d/s.wtns" "$d/$name.json" \
+      "$d/${name}_public.json" --distributed --trusted-key --rank-timeout 5 \
+      >"$LOGS/$name.log" 2>&1 &
+    local job=$!
+    for _ in $(seq 1000); do
+      for p in $(pgrep -f "groth16 prove $d/s.zkey" || true); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 \
+          && grep -q "$d/s.zkey" "/proc/$p/maps" 2>/dev/null; then pid=$p; fi
+      done
+      [[ -n $pid ]] && break
+      sleep 0.01
+    done
+    [[ -n $pid ]] && kill "-$signal" "$pid"
+    local t0=$SECONDS
+    wait "$job" || rc=$?
+    [[ -n $pid ]] && kill -KILL "$pid" 2>/dev/null || true
+    echo "$rc $(( SECONDS - t0 ))"
+  }
+  read -r rc took < <(mpi_fault STOP mpi-rank-stalls)
+  if [[ $rc -ne 0 && $took -lt 60 ]] && grep -q "rank 1 .* within 5s" "$LOGS/mpi-rank-stalls.log"; then
+    pass "mpi:a-stalled-rank-is-named-by-rank-0-within-the-timeout"
+  else fail "mpi:a-stalled-rank-is-named-by-rank-0-within-the-timeout" "exit $rc after $took s"; fi
+  read -r rc took < <(mpi_fault KILL mpi-rank-dies)
+  if [[ $rc -ne 0 && $took -lt 60 ]] && grep -q "rank 1" "$LOGS/mpi-rank-dies.log"; then
+    pass "mpi:a-dead-rank-ends-the-job-and-is-named"
+  else fail "mpi:a-dead-rank-ends-the-job-and-is-named" "exit $rc after $took s"; fi
+fi
 
 # --- SHA-256 (64-byte message), via fastzk's random setup ----------------------
 # A snarkjs ceremony at 2^16 takes minutes, so the zkey comes from fastzk here.

@@ -194,6 +194,16 @@ pub struct ProveFlags {
     /// budget: for tests and tuning. Groth16 only.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_points: Option<u64>,
+    /// Prove across the ranks of an MPI job (`mpirun -np N fastzk groth16 prove …
+    /// --distributed`): each MSM split by ranges of bases, each rank reading only its
+    /// slices of the key; rank 0 computes the quotient and writes the proof. Groth16 only;
+    /// needs a fastzk built with `--features mpi`.
+    #[arg(long)]
+    pub distributed: bool,
+    /// With --distributed: seconds a rank waits for another rank's message before it
+    /// names that rank as dead or stalled and ends the job.
+    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rank_timeout: u64,
 }
 
 /// `4G`, `512MiB`, `1.5 GB`, `1048576`: bytes, the units powers of 1024.

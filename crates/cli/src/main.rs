@@ -4,6 +4,7 @@
 mod args;
 mod cache;
 mod cmd;
+mod distributed;
 mod memory;
 mod progress;
 
@@ -95,6 +96,7 @@ enum ErrorFormat {
 const ERROR_STATUS: i32 = 2;
 
 fn main() {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let format = cli.error_format;
     let code = match run(cli) {
@@ -105,6 +107,17 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// `fastzk info | head -1` ends quietly, as other Unix tools do, instead of panicking in
+/// `println!` (Rust ignores SIGPIPE by default).
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any other thread exists; restores the
+    // default disposition of one signal.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 /// An error as printed: each cause once, outermost first.

@@ -173,6 +173,13 @@ where
         cache::load_or_measure_calibration::<E::G2>();
         done(&mut phases);
     }
+    if p.flags.distributed {
+        if offload.is_some() {
+            bail!("--distributed runs on the CPU of each rank (no --device yet)");
+        }
+        progress.finish();
+        return crate::distributed::prove::<E>(p);
+    }
     if let memory::Plan::Bounded {
         chunk_points,
         block_entries,

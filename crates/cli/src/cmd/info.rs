@@ -32,6 +32,14 @@ pub fn run() {
     }
     println!("devices (--device cuda|opencl|auto):");
     print_devices();
+    println!(
+        "distributed proving (--distributed under mpirun): {}",
+        if cfg!(feature = "mpi") {
+            "built in (MPI)"
+        } else {
+            "not built in (cargo build --release --features mpi)"
+        }
+    );
 }
 
 /// The devices each GPU API offers, or why it offers none.

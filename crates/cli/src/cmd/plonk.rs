@@ -137,6 +137,9 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
             "--max-memory / --chunk-points: Plonk has no bounded-memory mode yet (Groth16 only)"
         );
     }
+    if p.flags.distributed {
+        anyhow::bail!("--distributed: Plonk proves in one process so far (Groth16 only)");
+    }
     let (zkey, witness, trusted) = (p.zkey.as_path(), &p.witness, p.flags.trusted_key);
     let progress = Progress::new();
     let mut phases: Vec<(&'static str, Duration)> = Vec::new();
