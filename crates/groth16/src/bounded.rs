@@ -81,15 +81,7 @@ pub fn prove_bounded_with_rng<E: PairingCurve>(
 ) -> Result<(Proof<E>, ProveTimings), ProveError> {
     let mut clock = Clock::new(opts.on_phase);
     check_witness(key.n_vars, key.n_public, witness, opts, &mut clock)?;
-    let ctx = Ctx::new(&key.file);
-    let abc = clock.run("spmv (a·z, b·z), streamed", || {
-        let [a, b] = coefficient_products::<E>(key, witness, bounded, &ctx)?;
-        let c: Vec<Fr<E>> = a.par_iter().zip(&b).map(|(x, y)| *x * *y).collect();
-        Ok::<_, ProveError>([a, b, c])
-    })?;
-    let p = clock.run("ntt (h on odd coset)", || {
-        odd_coset_quotient::<E>(key.log_domain, key.omega_2n, abc)
-    })?;
+    let p = streamed_quotient(key, witness, bounded, &mut clock)?;
     let r = Fr::<E>::random(rng);
     let s = Fr::<E>::random(rng);
 
@@ -117,6 +109,25 @@ pub fn prove_bounded_with_rng<E: PairingCurve>(
         &mut clock,
     )?;
     Ok((proof, clock.timings))
+}
+
+/// The quotient's coefficients `p` (on the odd coset), `A·z` and `B·z` read from
+/// section 4 a block at a time.
+pub(crate) fn streamed_quotient<E: PairingCurve>(
+    key: &ZkeyView<'_, E>,
+    witness: &[Fr<E>],
+    bounded: &Bounded<'_>,
+    clock: &mut Clock<'_>,
+) -> Result<Vec<Fr<E>>, ProveError> {
+    let ctx = Ctx::new(&key.file);
+    let abc = clock.run("spmv (a·z, b·z), streamed", || {
+        let [a, b] = coefficient_products::<E>(key, witness, bounded, &ctx)?;
+        let c: Vec<Fr<E>> = a.par_iter().zip(&b).map(|(x, y)| *x * *y).collect();
+        Ok::<_, ProveError>([a, b, c])
+    })?;
+    clock.run("ntt (h on odd coset)", || {
+        odd_coset_quotient::<E>(key.log_domain, key.omega_2n, abc)
+    })
 }
 
 /// Chunk `k` of `count` items: `[start, end)`.
@@ -193,7 +204,7 @@ pub(crate) fn chunked_msm_pair<E: PairingCurve>(
 }
 
 /// `A·z` and `B·z` on `H` from section 4, `block_entries` entries at a time.
-pub(crate) fn coefficient_products<E: PairingCurve>(
+fn coefficient_products<E: PairingCurve>(
     key: &ZkeyView<'_, E>,
     witness: &[Fr<E>],
     bounded: &Bounded<'_>,

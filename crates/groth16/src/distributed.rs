@@ -41,8 +41,8 @@ use fastzk_formats::error::Ctx;
 use rand_core::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
-use crate::bounded::{chunked_msm, chunked_msm_pair, coefficient_products, Bounded};
-use crate::prover::{check_witness, finish, odd_coset_quotient, Clock, MsmResults};
+use crate::bounded::{chunked_msm, chunked_msm_pair, streamed_quotient, Bounded};
+use crate::prover::{check_witness, finish, Clock, MsmResults};
 use crate::zkey::{Section, ZkeyView};
 use crate::{Fr, PairingCurve, Proof, ProveError, ProveOptions, ProveTimings};
 
@@ -151,15 +151,7 @@ pub fn prove_distributed<E: PairingCurve>(
                 }
                 Ok::<_, DistributedError>(())
             })?;
-            let ctx = Ctx::new(&key.file);
-            let abc = clock.run("spmv (a·z, b·z), streamed", || {
-                let [a, b] = coefficient_products::<E>(key, witness, bounded, &ctx)?;
-                let c: Vec<Fr<E>> = a.par_iter().zip(&b).map(|(x, y)| *x * *y).collect();
-                Ok::<_, ProveError>([a, b, c])
-            })?;
-            let p = clock.run("ntt (h on odd coset)", || {
-                odd_coset_quotient::<E>(key.log_domain, key.omega_2n, abc)
-            })?;
+            let p = streamed_quotient(key, witness, bounded, &mut clock)?;
             clock.run("send quotient shares", || {
                 for k in 1..ranks {
                     let bytes = encode_scalars(&p[h_share(k)]);
