@@ -116,6 +116,18 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
         self.read_every(which, 4 * first, 4, out)
     }
 
+    /// The values on the coset `ω₄ₙʲ·H` from its point `first` on (`out.len()` of them):
+    /// every fourth evaluation from `4·first + j`.
+    pub fn read_on_coset(
+        &self,
+        which: Extended,
+        j: usize,
+        first: usize,
+        out: &mut [F],
+    ) -> Result<(), FormatError> {
+        self.read_every(which, 4 * first + j, 4, out)
+    }
+
     /// Evaluations `start + step·k` for `k < out.len()`: the span is read once and only
     /// the values used are decoded. Inlined so that `read`'s loop is specialised to
     /// `step = 1` (measured: the quotient's reads are on its hot path).

@@ -16,6 +16,7 @@
 pub mod json;
 mod keys;
 pub mod prover;
+mod quotient;
 pub mod setup;
 pub mod source;
 pub mod transcript;

@@ -31,6 +31,7 @@ use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;
 
 use crate::keys::Extended;
+use crate::quotient::{quotient_blocks, QuotientInput, QuotientTimes};
 use crate::transcript;
 use crate::{root_of_unity, verify, Fr, PairingCurve, Proof, ProvingKey, G1};
 
@@ -218,7 +219,6 @@ pub fn prove_with_rng<E: PairingCurve>(
     let public: Vec<Fr<E>> = witness[1..=n_public].to_vec();
     let omega = root_of_unity::<E>(power);
     let dom_n = Radix2Domain::cached_with_root(power, omega)?;
-    let omega4n = root_of_unity::<E>(power + 2);
 
     // The nine commitments share the powers of tau: prepared for the MSMs once.
     let ptau = clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau));
@@ -243,19 +243,19 @@ pub fn prove_with_rng<E: PairingCurve>(
         })
     });
     drop(wires);
-    let (abc_coef, abc_4n) = clock.run("ntt a, b, c (n → 4n)", || -> Result<_, PolyError> {
-        let mut coefs = Vec::with_capacity(3);
-        let mut ext = Vec::with_capacity(3);
-        for v in &abc_h {
-            let mut c = with_room(v);
-            dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
-            ext.push(extend_to_4n(&c, with_room(v), &dom_n, omega4n)?);
-            coefs.push(c);
-        }
-        Ok((coefs, ext))
-    })?;
+    let abc_coef = clock.run(
+        "ntt a, b, c (→ coefficients)",
+        || -> Result<_, PolyError> {
+            let mut coefs = Vec::with_capacity(3);
+            for v in &abc_h {
+                let mut c = with_room(v);
+                dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
+                coefs.push(c);
+            }
+            Ok(coefs)
+        },
+    )?;
     let [a_coef, b_coef, c_coef]: [Vec<Fr<E>>; 3] = abc_coef.try_into().expect("three wires");
-    let abc_4n: [Quarters<Fr<E>>; 3] = abc_4n.try_into().expect("three wires");
     let a_bl = blind(a_coef, &[b[2], b[1]]);
     let b_bl = blind(b_coef, &[b[4], b[3]]);
     let c_bl = blind(c_coef, &[b[6], b[5]]);
@@ -312,53 +312,39 @@ pub fn prove_with_rng<E: PairingCurve>(
         }
         Ok(z)
     })?;
-    let (z_coef, z_4n) = clock.run("ntt z (n → 4n)", || -> Result<_, PolyError> {
+    let z_coef = clock.run("ntt z (→ coefficients)", || -> Result<_, PolyError> {
         let mut c = with_room(&z_h);
         dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
-        let e = extend_to_4n(&c, z_h, &dom_n, omega4n)?;
-        Ok((c, e))
+        Ok(c)
     })?;
     let z_bl = blind(z_coef, &[b[9], b[8], b[7]]);
     let [cm_z] = clock.commit::<E, 1>("commit z", [("msm z", &z_bl)], &ptau)?;
 
-    // Round 3: the quotient t(X).
+    // Round 3: the quotient t(X), coset by coset; the values on H become its working
+    // vectors.
     let alpha = transcript::alpha::<E>(&beta, &gamma, &cm_z);
-    let [t, tz] = clock.run("quotient on the 4n subgroup", || {
-        quotient_evaluations(pk, &public, abc_4n, &z_4n, &b, [alpha, beta, gamma])
-    })?;
-    drop(z_4n);
-    let t_coef = clock.run(
-        "ntt t (4n → coefficients)",
-        || -> Result<_, ProveError> {
-            // Blocks of n coefficients: t = Σ Xˡⁿ·t[l].
-            let mut t = quarters_to_coefficients(t, &dom_n, omega4n)?;
-            let tz = quarters_to_coefficients(tz, &dom_n, omega4n)?;
-            // t / (Xⁿ − 1) by blocks: q₀ = −t₀, q_l = q_{l−1} − t_l.
-            t[0].par_iter_mut().for_each(|x| *x = -*x);
-            for l in 1..4 {
-                let (lo, hi) = t.split_at_mut(l);
-                hi[0]
-                    .par_iter_mut()
-                    .zip(&lo[l - 1])
-                    .for_each(|(x, q)| *x = *q - *x);
-            }
-            if t[2][n - 3..].iter().chain(&t[3]).any(|x| !x.is_zero()) {
-                return Err(ProveError::Key(
-                    "the quotient's numerator does not vanish on H although every gate holds"
-                        .into(),
-                ));
-            }
-            for (x, y) in t.iter_mut().zip(&tz) {
-                x.par_iter_mut().zip(y).for_each(|(x, y)| *x += *y);
-            }
-            if t[3][6..].iter().any(|x| !x.is_zero()) {
-                return Err(ProveError::Key(
-                    "the quotient has degree 3n + 6 or more".into(),
-                ));
-            }
-            Ok(t)
+    let [ah, bh, ch] = abc_h;
+    let mut times = QuotientTimes::default();
+    let t_coef = quotient_blocks(
+        pk,
+        QuotientInput {
+            on_h: [ah, bh, ch, z_h],
+            coefs: [&a_bl, &b_bl, &c_bl, &z_bl],
+            public: &public,
+            blinding: &b,
+            challenges: [alpha, beta, gamma],
         },
-    )?;
+        &mut times,
+    );
+    clock.timings.phases.extend([
+        (
+            "quotient: ntt a, b, c, z to the cosets",
+            times.ntt_to_cosets,
+        ),
+        ("quotient: the 4n points", times.points),
+        ("quotient: ntt back to coefficients", times.ntt_back),
+    ]);
+    let t_coef = t_coef?;
     let [mut t1, mut t2, mut t3, t_top] = t_coef;
     t1.push(b[10]);
     t2[0] -= b[10];
@@ -479,14 +465,9 @@ pub fn prove_with_rng<E: PairingCurve>(
     Ok((proof, public, clock.timings))
 }
 
-/// A polynomial's values on the `4n` subgroup as its four cosets `ω₄ₙʲ·H`:
-/// `q[j][m] = p(ω₄ₙʲ·ωᵐ)`, the value at point `i = j + 4m`. The same four vectors later
-/// hold the quotient's coefficients as four blocks of `n` ([`quarters_to_coefficients`]).
-type Quarters<F> = [Vec<F>; 4];
-
 /// Room past `n` for what is appended to these vectors later (blinding coefficients, the
 /// quotient's top block), so that appending never reallocates.
-const ROOM: usize = 8;
+pub(crate) const ROOM: usize = 8;
 
 /// A copy of `v` with [`ROOM`] spare capacity.
 fn with_room<F: Copy>(v: &[F]) -> Vec<F> {
@@ -495,337 +476,10 @@ fn with_room<F: Copy>(v: &[F]) -> Vec<F> {
     out
 }
 
-/// [`Quarters`] of a polynomial of degree `< n` from its coefficients and its values on
-/// `H` (coset 0, kept as the first quarter): three size-`n` coset NTTs, cheaper than one
-/// `4n` NTT.
-fn extend_to_4n<F: fastzk_field::NttField>(
-    coefs: &[F],
-    mut on_h: Vec<F>,
-    dom_n: &Radix2Domain<F>,
-    omega4n: F,
-) -> Result<Quarters<F>, PolyError> {
-    const BLOCK: usize = 1 << 12;
-    on_h.reserve_exact(ROOM);
-    let mut out: Quarters<F> = [on_h, Vec::new(), Vec::new(), Vec::new()];
-    for (j, q) in out.iter_mut().enumerate().skip(1) {
-        let g = omega4n.pow_u64(j as u64);
-        let mut v = Vec::with_capacity(coefs.len() + ROOM);
-        v.resize(coefs.len(), F::ZERO);
-        v.par_chunks_mut(BLOCK)
-            .zip(coefs.par_chunks(BLOCK))
-            .enumerate()
-            .for_each(|(blk, (o, c))| {
-                let mut gk = g.pow_u64((blk * BLOCK) as u64);
-                for (o, c) in o.iter_mut().zip(c) {
-                    *o = *c * gk;
-                    gk *= g;
-                }
-            });
-        dom_n.forward(&mut v, Order::Natural, Order::Natural)?;
-        *q = v;
-    }
-    Ok(out)
-}
-
-/// The inverse of [`extend_to_4n`] for a polynomial of degree `< 4n`: its coefficients
-/// as four blocks, `p = Σₗ Xˡⁿ·pₗ`, in the same four vectors. On coset `j` (where
-/// `Xⁿ = ω₄ʲ`) the values are those of `rⱼ = Σₗ ω₄ʲˡ·pₗ`, so a size-`n` inverse coset
-/// NTT per coset gives the `rⱼ`, and a 4-point inverse DFT per coefficient the `pₗ`:
-/// the same work as one `4n` inverse NTT, without its twiddles or a natural-order copy.
-fn quarters_to_coefficients<F: fastzk_field::NttField>(
-    mut q: Quarters<F>,
-    dom_n: &Radix2Domain<F>,
-    omega4n: F,
-) -> Result<Quarters<F>, PolyError> {
-    const BLOCK: usize = 1 << 12;
-    for v in q.iter_mut() {
-        dom_n.inverse(v, Order::Natural, Order::Natural)?;
-    }
-    let n = q[0].len() as u64;
-    let quarter = F::from_u64(4).inverse().expect("4 < r");
-    let g_inv = omega4n.inverse().expect("a root of unity");
-    let i_inv = omega4n.pow_u64(3 * n); // ω₄⁻¹
-    let [q0, q1, q2, q3] = &mut q;
-    (
-        q0.par_chunks_mut(BLOCK),
-        q1.par_chunks_mut(BLOCK),
-        q2.par_chunks_mut(BLOCK),
-        q3.par_chunks_mut(BLOCK),
-    )
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(blk, (r0, r1, r2, r3))| {
-            // Coset j's coefficients come out scaled by ω₄ₙ^{jk}: undo that (and the 4-point
-            // DFT's 1/4), then the 4-point inverse DFT across the cosets.
-            let mut u = g_inv.pow_u64((blk * BLOCK) as u64);
-            for k in 0..r0.len() {
-                let u1 = u * quarter;
-                let u2 = u1 * u;
-                let u3 = u2 * u;
-                let (x0, x1, x2, x3) = (r0[k] * quarter, r1[k] * u1, r2[k] * u2, r3[k] * u3);
-                let (e0, e1) = (x0 + x2, x0 - x2);
-                let (o0, o1) = (x1 + x3, (x1 - x3) * i_inv);
-                r0[k] = e0 + o0;
-                r1[k] = e1 + o1;
-                r2[k] = e0 - o0;
-                r3[k] = e1 - o1;
-                u *= g_inv;
-            }
-        });
-    Ok(q)
-}
-
-/// `(r, rz)` for `Π(fₖ + yₖ·Z)` with `Z = Z_H(x)`: `r = Πfₖ` (divided by `Z_H` later, in
-/// coefficient form) and `rz = (Π(fₖ + yₖZ) − r)/Z`, which at `Z = 0` (the points of
-/// `H`) is the first-order coefficient `Σₖ yₖ·Π_{j≠k} fⱼ`. snarkjs expands every order
-/// (its `MulZ`); this costs 7 products where that costs about twice as many. `yz` are
-/// the `yₖ·Z`, shared between the products of one point (unused on `H`).
-#[inline(always)]
-fn blinded_product4<F: Field>(f: [F; 4], y: [F; 4], yz: [F; 4], z: F, z_inv: F) -> (F, F) {
-    let p12 = f[0] * f[1];
-    let p34 = f[2] * f[3];
-    let r = p12 * p34;
-    if z.is_zero() {
-        let rz = (y[0] * f[1] + f[0] * y[1]) * p34 + p12 * (y[2] * f[3] + f[2] * y[3]);
-        (r, rz)
-    } else {
-        let full = (f[0] + yz[0]) * (f[1] + yz[1]) * ((f[2] + yz[2]) * (f[3] + yz[3]));
-        (r, (full - r) * z_inv)
-    }
-}
-
-/// [`blinded_product4`] for two factors.
-#[inline(always)]
-fn blinded_product2<F: Field>(f: [F; 2], y: [F; 2], yz: [F; 2], z: F, z_inv: F) -> (F, F) {
-    let r = f[0] * f[1];
-    if z.is_zero() {
-        (r, y[0] * f[1] + f[0] * y[1])
-    } else {
-        let full = (f[0] + yz[0]) * (f[1] + yz[1]);
-        (r, (full - r) * z_inv)
-    }
-}
-
-/// Public inputs up to this many are folded into the quotient point by point (one more
-/// inverse per point each); more are interpolated once ([`public_input_on_4n`]: four
-/// size-`n` NTTs and `4n` values held).
-const PI_DIRECT_MAX: usize = 4;
-
-/// `PI(X) = −Σⱼ pubⱼ·L_{j+1}(X)` on the `4n` subgroup, interpolated from its values on
-/// `H` (`−pubⱼ` at `ωʲ`). snarkjs reads one Lagrange polynomial per public input from the
-/// key instead, `5n` values each: circuits with hundreds of public outputs made that
-/// most of its reading.
-fn public_input_on_4n<E: PairingCurve>(
-    pk: &ProvingKey<E>,
-    public: &[Fr<E>],
-) -> Result<Quarters<Fr<E>>, PolyError> {
-    let n = pk.domain_size();
-    let power = pk.vk.power;
-    let omega = root_of_unity::<E>(power);
-    let omega4n = root_of_unity::<E>(power + 2);
-    let dom_n = Radix2Domain::cached_with_root(power, omega)?;
-    let mut pi_h = vec![Fr::<E>::ZERO; n];
-    for (p, x) in pi_h.iter_mut().zip(public) {
-        *p = -*x;
-    }
-    let mut coefs = pi_h.clone();
-    dom_n.inverse(&mut coefs, Order::Natural, Order::Natural)?;
-    extend_to_4n(&coefs, pi_h, &dom_n, omega4n)
-}
-
-/// The quotient's two parts on the `4n` subgroup (snarkjs' `T` and `Tz`), as
-/// [`Quarters`] written over the storage of `a` and `b` (each point reads its own values
-/// before writing), block by block with the key's `4n` evaluations read as needed; checks
-/// every gate on the way. `L₁` and (for a few public inputs) `PI` are evaluated per
-/// point: off `H`, `Lₖ(x) = ωᵏ·Z_H(x)/(n·(x − ωᵏ))`, one batch inversion per block.
-fn quotient_evaluations<E: PairingCurve>(
-    pk: &ProvingKey<E>,
-    public: &[Fr<E>],
-    abc_4n: [Quarters<Fr<E>>; 3],
-    z_4n: &Quarters<Fr<E>>,
-    b: &[Fr<E>],
-    [alpha, beta, gamma]: [Fr<E>; 3],
-) -> Result<[Quarters<Fr<E>>; 2], ProveError> {
-    let n = pk.domain_size();
-    let n_public = public.len();
-    let omega = root_of_unity::<E>(pk.vk.power);
-    let omega4n = root_of_unity::<E>(pk.vk.power + 2);
-    let omega4 = root_of_unity::<E>(2);
-    // Z_H(x) = xⁿ − 1 at x = ω₄ₙⁱ depends on i mod 4 only.
-    let zh_values: [Fr<E>; 4] = [0u64, 1, 2, 3].map(|p| omega4.pow_u64(p) - Fr::<E>::ONE);
-    let zh_inv: [Fr<E>; 4] = zh_values.map(|z| z.inverse().unwrap_or(Fr::<E>::ZERO));
-    let n_inv = Fr::<E>::from_u64(n as u64).inverse().expect("n < r");
-    let zh_over_n = zh_values.map(|z| z * n_inv);
-    let alpha2 = alpha.square();
-    let (k1b, k2b) = (pk.vk.k1 * beta, pk.vk.k2 * beta);
-    let pi_4n = if n_public > PI_DIRECT_MAX {
-        Some(public_input_on_4n::<E>(pk, public)?)
-    } else {
-        None
-    };
-    // The roots ωᵏ each point off H needs 1/(x − ωᵏ) for: L₁'s, and the public inputs'.
-    let n_roots = if pi_4n.is_some() { 1 } else { n_public.max(1) };
-    let roots: Vec<Fr<E>> = (0..n_roots).map(|k| omega.pow_u64(k as u64)).collect();
-    let pub_roots: Vec<Fr<E>> = match pi_4n {
-        Some(_) => Vec::new(),
-        None => public.iter().zip(&roots).map(|(p, r)| *p * *r).collect(),
-    };
-
-    // Points per coset in a block (4× that many points).
-    const MB: usize = 1 << 10;
-    let [mut t, mut tz, c_4n] = abc_4n;
-    let [t0, t1, t2, t3] = &mut t;
-    let [u0, u1, u2, u3] = &mut tz;
-    (
-        t0.par_chunks_mut(MB),
-        t1.par_chunks_mut(MB),
-        t2.par_chunks_mut(MB),
-        t3.par_chunks_mut(MB),
-        u0.par_chunks_mut(MB),
-        u1.par_chunks_mut(MB),
-        u2.par_chunks_mut(MB),
-        u3.par_chunks_mut(MB),
-    )
-        .into_par_iter()
-        .enumerate()
-        .try_for_each(
-            |(blk, (t0, t1, t2, t3, u0, u1, u2, u3))| -> Result<(), ProveError> {
-                // t over a's values, tz over b's.
-                let t_out = [t0, t1, t2, t3];
-                let tz_out = [u0, u1, u2, u3];
-                let m0 = blk * MB;
-                let len = t_out[0].len();
-                let start = 4 * m0;
-                let range = start..start + 4 * len;
-                let read = |which: Extended| -> Result<Vec<Fr<E>>, FormatError> {
-                    let mut v = vec![Fr::<E>::ZERO; range.len()];
-                    pk.extended.read(which, range.clone(), &mut v)?;
-                    Ok(v)
-                };
-                let q: Vec<Vec<Fr<E>>> = (0..5)
-                    .map(|k| read(Extended::Q(k)))
-                    .collect::<Result<_, _>>()?;
-                let s: Vec<Vec<Fr<E>>> = (0..3)
-                    .map(|k| read(Extended::Sigma(k)))
-                    .collect::<Result<_, _>>()?;
-                let mut inv = Vec::with_capacity(3 * len * n_roots);
-                let mut w = omega4n.pow_u64(start as u64);
-                for p in 0..range.len() {
-                    if p % 4 != 0 {
-                        inv.extend(roots.iter().map(|r| w - *r));
-                    }
-                    w *= omega4n;
-                }
-                batch_inverse(&mut inv);
-                let mut inv_rows = inv.chunks_exact(n_roots);
-
-                let mut w = omega4n.pow_u64(start as u64);
-                // The z blinding at xω is the next point's z blinding in the same coset.
-                let mut zp_next = [Fr::<E>::ZERO; 4];
-                for m in 0..len {
-                    let mm = m0 + m;
-                    for j in 0..4 {
-                        let p = 4 * m + j;
-                        let (zh, zh_inv) = (zh_values[j], zh_inv[j]);
-                        let (l1, pi) = if j == 0 {
-                            let l1 = if mm == 0 { Fr::<E>::ONE } else { Fr::<E>::ZERO };
-                            let pi = match &pi_4n {
-                                Some(v) => v[0][mm],
-                                None => public.get(mm).map_or(Fr::<E>::ZERO, |x| -*x),
-                            };
-                            (l1, pi)
-                        } else {
-                            let row = inv_rows.next().expect("one row per point off H");
-                            let pi = match &pi_4n {
-                                Some(v) => v[j][mm],
-                                None => {
-                                    let sum = pub_roots
-                                        .iter()
-                                        .zip(row)
-                                        .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r);
-                                    -(zh_over_n[j] * sum)
-                                }
-                            };
-                            (zh_over_n[j] * row[0], pi)
-                        };
-                        let (a, bb, c) = (t_out[j][m], tz_out[j][m], c_4n[j][mm]);
-                        let z = z_4n[j][mm];
-                        // z(xω): the next point of the same coset.
-                        let zw = z_4n[j][(mm + 1) % n];
-                        let ap = b[2] + b[1] * w;
-                        let bp = b[4] + b[3] * w;
-                        let cp = b[6] + b[5] * w;
-                        let zp = if m == 0 {
-                            (b[7] * w + b[8]) * w + b[9]
-                        } else {
-                            zp_next[j]
-                        };
-                        let ww = w * omega;
-                        let zwp = (b[7] * ww + b[8]) * ww + b[9];
-                        zp_next[j] = zwp;
-                        // The blindings times Z_H(x), 0 on H where they are not used.
-                        let [apz, bpz, cpz, zpz, zwpz] = if j == 0 {
-                            [Fr::<E>::ZERO; 5]
-                        } else {
-                            [ap, bp, cp, zp, zwp].map(|y| y * zh)
-                        };
-                        let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| q[k][p]);
-
-                        // e1: the gate, a·b·qm + a·ql + b·qr + c·qo + PI + qc.
-                        let (ab, abz) = blinded_product2([a, bb], [ap, bp], [apz, bpz], zh, zh_inv);
-                        let e1 = ab * qm + a * ql + bb * qr + c * qo + pi + qc;
-                        let e1z = abz * qm + ap * ql + bp * qr + cp * qo;
-                        if j == 0 && !e1.is_zero() {
-                            let wire = |k: usize| pk.maps[k].get(mm).copied().unwrap_or(0);
-                            return Err(ProveError::GateUnsatisfied {
-                                gate: mm,
-                                gates: pk.n_constraints,
-                                n_public,
-                                a: wire(0),
-                                b: wire(1),
-                                c: wire(2),
-                            });
-                        }
-                        // e2: α(a + βX + γ)(b + βk1X + γ)(c + βk2X + γ)z.
-                        let bw = beta * w;
-                        let (e2, e2z) = blinded_product4(
-                            [a + bw + gamma, bb + k1b * w + gamma, c + k2b * w + gamma, z],
-                            [ap, bp, cp, zp],
-                            [apz, bpz, cpz, zpz],
-                            zh,
-                            zh_inv,
-                        );
-                        // e3: α(a + βS1 + γ)(b + βS2 + γ)(c + βS3 + γ)z(Xω).
-                        let (e3, e3z) = blinded_product4(
-                            [
-                                a + beta * s[0][p] + gamma,
-                                bb + beta * s[1][p] + gamma,
-                                c + beta * s[2][p] + gamma,
-                                zw,
-                            ],
-                            [ap, bp, cp, zwp],
-                            [apz, bpz, cpz, zwpz],
-                            zh,
-                            zh_inv,
-                        );
-                        // e4: α²(z − 1)L1.
-                        let l1a = l1 * alpha2;
-                        let e4 = (z - Fr::<E>::ONE) * l1a;
-                        let e4z = zp * l1a;
-                        t_out[j][m] = e1 + (e2 - e3) * alpha + e4;
-                        tz_out[j][m] = e1z + (e2z - e3z) * alpha + e4z;
-                        w *= omega4n;
-                    }
-                }
-                Ok(())
-            },
-        )?;
-    Ok([t, tz])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quotient::{blinded_product2, blinded_product4};
     use fastzk_pairing::Bn254;
 
     type F = Fr<Bn254>;
