@@ -344,6 +344,14 @@ for c in "${CIRCUITS[@]}" no_public; do
     "$FASTZK" --threads 1 plonk prove "$d/sj.zkey" "$wtns" "$d/fz1_proof.json" "$d/fz1_public.json"
   expect 0 "$c:plonk:snarkjs-verifies-fastzk-proof-threads1" \
     "$SNARKJS" plonk verify "$d/vk.json" "$d/fz1_public.json" "$d/fz1_proof.json"
+  # Bounded memory: coefficients and powers of tau left in the key file, read three
+  # points at a time; a budget below the prover's vectors is refused.
+  expect 0 "$c:plonk:fastzk-prove-bounded-memory" "$FASTZK" plonk prove "$d/sj.zkey" "$wtns" \
+    "$d/pbm_proof.json" "$d/pbm_public.json" --chunk-points 3 --timings
+  expect 0 "$c:plonk:snarkjs-verifies-fastzk-bounded-memory-proof" \
+    "$SNARKJS" plonk verify "$d/vk.json" "$d/pbm_public.json" "$d/pbm_proof.json"
+  expect 2 "$c:plonk:fastzk-refuses-a-budget-below-the-floor" "$FASTZK" plonk prove "$d/sj.zkey" \
+    "$wtns" "$d/pbm2_proof.json" "$d/pbm2_public.json" --max-memory 1M
 
   if [[ $c != no_public ]]; then
     # snarkjs proves; fastzk verifies; same public signals.

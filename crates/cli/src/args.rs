@@ -187,11 +187,12 @@ pub struct ProveFlags {
     pub device: fastzk_gpu::DeviceChoice,
     /// Memory the proof may take: bytes, or with K, M, G or T (powers of 1024), e.g. 4G.
     /// A key that would not fit when read whole is read a chunk at a time (default:
-    /// three quarters of the machine's memory). Groth16 only.
+    /// three quarters of the machine's memory); for Plonk, its coefficients and powers of
+    /// tau then stay in the file.
     #[arg(long, value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Read the key this many points at a time (the bounded-memory mode) whatever the
-    /// budget: for tests and tuning. Groth16 only.
+    /// budget: for tests and tuning.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_points: Option<u64>,
     /// Prove across the ranks of an MPI job (`mpirun -np N fastzk groth16 prove …

@@ -1,4 +1,4 @@
-//! Memory: the machine's, the process's peak, and how a Groth16 proof fits a budget
+//! Memory: the machine's, the process's peak, and how a Groth16 or Plonk proof fits a budget
 //! (`--max-memory`).
 
 use std::path::Path;
@@ -95,6 +95,55 @@ pub fn plan<E: PairingCurve>(
         chunk_points,
         block_entries,
     })
+}
+
+/// How a Plonk proof fits the budget (`--max-memory`, else three quarters of the
+/// machine's memory): `None` to hold the key (the fastest path), or the powers of tau per
+/// chunk when the key's coefficients and points must stay in its file. Either way the
+/// prover holds twelve domain-size vectors in round 3 (the wires and `z` as coefficients,
+/// one coset's values, the quotient's four blocks).
+pub fn plan_plonk<E: PairingCurve>(
+    zkey: &Path,
+    max_memory: Option<u64>,
+    chunk_points: Option<u64>,
+) -> Result<Option<usize>> {
+    if let Some(n) = chunk_points {
+        return Ok(Some(usize::try_from(n).unwrap_or(usize::MAX).max(1)));
+    }
+    let Some(budget) = max_memory.or_else(|| machine_memory().map(|m| m / 4 * 3)) else {
+        return Ok(None);
+    };
+    let sizes = fastzk_plonk::zkey::key_sizes(zkey)?;
+    let fr = size_of::<fastzk_pairing::Fr<E>>() as u64;
+    let g1 = size_of::<fastzk_curve::Affine<E::G1>>() as u64;
+    let n = sizes.domain_size as u64;
+    // Twelve domain vectors, two more for many public inputs; the witness and the wires
+    // (with the additions' outputs), the wire maps and the additions.
+    let vectors = if sizes.n_public > 4 { 14 } else { 12 };
+    let held = BASE
+        + vectors * n * fr
+        + 2 * sizes.n_vars as u64 * fr
+        + 12 * sizes.n_constraints as u64
+        + sizes.n_additions as u64 * (8 + 2 * fr);
+    // The key's coefficients, its points and their copy prepared for the MSM.
+    let eager = held + 8 * n * fr + 2 * (n + 6) * g1;
+    if eager <= budget {
+        return Ok(None);
+    }
+    // A chunk of points is held decoded while the round's MSMs run over it (their
+    // buckets and digits about as much again).
+    let floor = held + (16 << 20);
+    if budget < floor {
+        bail!(
+            "--max-memory {} MiB is below the {} MiB this Plonk key needs at least (the \
+             process, the witness and wires, and {vectors} vectors of the 2^{} domain)",
+            budget >> 20,
+            floor.div_ceil(1 << 20),
+            n.trailing_zeros()
+        );
+    }
+    let chunk = ((budget - held) / (3 * g1)).clamp(1 << 12, 1 << 22);
+    Ok(Some(chunk as usize))
 }
 
 /// What the process holds besides the proof's data (code, allocator, threads), measured

@@ -202,8 +202,30 @@ pub struct ProvingKey<E: PairingCurve> {
     /// Coefficients (`n` each) of `[S1, S2, S3]`.
     pub sigma: [Vec<Fr<E>>; 3],
     pub extended: ExtendedStore<Fr<E>>,
-    /// `[τ^i]₁` for `i < n + 6`.
+    /// `[τ^i]₁` for `i < n + 6` (empty when they stay in the file: [`Self::in_file`]).
     pub ptau: Vec<G1<E>>,
+    /// For a key opened for bounded memory ([`ProvingKey::open_lean_with`]): where its
+    /// coefficients and powers of tau are in the file; `q`, `sigma` and `ptau` are then
+    /// empty and the prover reads them a block at a time.
+    pub in_file: Option<InFile>,
+}
+
+/// Offsets of the parts of a key left in its file.
+#[derive(Clone)]
+pub struct InFile {
+    pub(crate) source: Arc<dyn ByteSource>,
+    pub(crate) file: String,
+    /// First coefficient of each selector and permutation polynomial.
+    pub(crate) q: [u64; 5],
+    pub(crate) sigma: [u64; 3],
+    /// First point of section 14.
+    pub(crate) ptau: u64,
+}
+
+impl core::fmt::Debug for InFile {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "InFile({})", self.file)
+    }
 }
 
 impl<E: PairingCurve> ProvingKey<E> {
@@ -213,6 +235,58 @@ impl<E: PairingCurve> ProvingKey<E> {
 
     pub fn n_public(&self) -> usize {
         self.vk.n_public
+    }
+
+    /// Coefficients `start..start + out.len()` of a selector or permutation polynomial,
+    /// from memory or from the file.
+    pub fn read_coefficients(
+        &self,
+        which: Extended,
+        start: usize,
+        out: &mut [Fr<E>],
+    ) -> Result<(), FormatError> {
+        let Some(f) = &self.in_file else {
+            let v = match which {
+                Extended::Q(i) => &self.q[i],
+                Extended::Sigma(i) => &self.sigma[i],
+            };
+            out.copy_from_slice(&v[start..start + out.len()]);
+            return Ok(());
+        };
+        let base = match which {
+            Extended::Q(i) => f.q[i],
+            Extended::Sigma(i) => f.sigma[i],
+        };
+        let n8 = <Fr<E> as fastzk_field::PrimeField>::BYTES;
+        let mut buf = vec![0u8; out.len() * n8];
+        f.source
+            .read_at(base + (start * n8) as u64, &mut buf)
+            .map_err(|e| FormatError::new(&f.file, ErrorKind::Io(e)))?;
+        let what = format!("{} coefficients", which.describe());
+        let ctx = Ctx::new(&f.file).section(&what);
+        for (k, (o, b)) in out.iter_mut().zip(buf.chunks_exact(n8)).enumerate() {
+            *o = fastzk_formats::codec::read_mont(b, &ctx).map_err(|e| e.at((start + k) as u64))?;
+        }
+        Ok(())
+    }
+
+    /// Powers of tau `start..start + count` (checked when the key was opened).
+    pub fn read_ptau(&self, start: usize, count: usize) -> Result<Vec<G1<E>>, FormatError> {
+        let Some(f) = &self.in_file else {
+            return Ok(self.ptau[start..start + count].to_vec());
+        };
+        let len = fastzk_formats::codec::point_len::<E::G1>();
+        let mut buf = vec![0u8; count * len];
+        f.source
+            .read_at(f.ptau + (start * len) as u64, &mut buf)
+            .map_err(|e| FormatError::new(&f.file, ErrorKind::Io(e)))?;
+        let ctx = Ctx::new(&f.file).section("section 14 (powers of tau)");
+        fastzk_formats::codec::decode_points::<E::G1>(
+            &buf,
+            count as u64,
+            fastzk_formats::codec::PointCheck::Prevalidated,
+            &ctx,
+        )
     }
 
     /// Signals the witness file carries (the wires less the additions).
@@ -279,6 +353,10 @@ impl<E: PairingCurve> ProvingKey<E> {
                     ad.a, ad.b
                 ));
             }
+        }
+        if self.in_file.is_some() {
+            // Sizes were checked against the file's sections when it was opened.
+            return Ok(());
         }
         for (name, v) in ["Qm", "Ql", "Qr", "Qo", "Qc"].iter().zip(&self.q) {
             if v.len() != n {

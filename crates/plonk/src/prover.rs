@@ -72,6 +72,9 @@ pub struct ProveOptions<'a> {
     pub self_check: bool,
     /// Called with each phase's name as it starts (for progress displays).
     pub on_phase: Option<&'a (dyn Fn(&'static str) + Sync)>,
+    /// Powers of tau per chunk for a key whose points stay in its file
+    /// ([`ProvingKey::in_file`]; default [`DEFAULT_CHUNK_POINTS`]).
+    pub chunk_points: Option<usize>,
 }
 
 impl Default for ProveOptions<'_> {
@@ -79,6 +82,7 @@ impl Default for ProveOptions<'_> {
         Self {
             self_check: true,
             on_phase: None,
+            chunk_points: None,
         }
     }
 }
@@ -112,25 +116,67 @@ impl Clock<'_> {
         &mut self,
         name: &'static str,
         parts: [(&'static str, &[Fr<E>]); K],
-        ptau: &PreparedBases<'_, E::G1>,
+        ptau: &Bases<'_, E>,
     ) -> Result<[G1<E>; K], ProveError> {
-        let results: Vec<Result<(G1<E>, Duration), MsmError>> = self.run(name, || {
-            parts
+        let results: Vec<(G1<E>, Duration)> = self.run(name, || ptau.commit(&parts))?;
+        let mut out = [G1::<E>::identity(); K];
+        for (k, (p, t)) in results.into_iter().enumerate() {
+            out[k] = p;
+            self.timings.overlapping.push((name, parts[k].0, t));
+        }
+        Ok(out)
+    }
+}
+
+/// The powers of tau the commitments are made over: prepared once when the key holds
+/// them, else read from the key's file a chunk at a time for each round.
+enum Bases<'a, E: PairingCurve> {
+    Prepared(PreparedBases<'a, E::G1>),
+    Chunked {
+        pk: &'a ProvingKey<E>,
+        chunk_points: usize,
+    },
+}
+
+impl<E: PairingCurve> Bases<'_, E> {
+    /// The commitments to `parts`, each with the time its MSMs took.
+    fn commit(
+        &self,
+        parts: &[(&'static str, &[Fr<E>])],
+    ) -> Result<Vec<(G1<E>, Duration)>, ProveError> {
+        match self {
+            Bases::Prepared(ptau) => parts
                 .par_iter()
                 .map(|(_, coefs)| {
                     let t = Instant::now();
                     let p = ptau.msm(coefs)?;
                     Ok((p.to_affine(), t.elapsed()))
                 })
-                .collect()
-        });
-        let mut out = [G1::<E>::identity(); K];
-        for (k, r) in results.into_iter().enumerate() {
-            let (p, t) = r?;
-            out[k] = p;
-            self.timings.overlapping.push((name, parts[k].0, t));
+                .collect(),
+            Bases::Chunked { pk, chunk_points } => {
+                // Each chunk is read once for all the round's polynomials.
+                let longest = parts.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+                let mut sums = vec![
+                    (fastzk_curve::Jacobian::<E::G1>::identity(), Duration::ZERO);
+                    parts.len()
+                ];
+                let mut start = 0;
+                while start < longest {
+                    let count = (*chunk_points).max(1).min(longest - start);
+                    let points = pk.read_ptau(start, count)?;
+                    for ((_, coefs), (sum, time)) in parts.iter().zip(&mut sums) {
+                        let end = coefs.len().min(start + count);
+                        if end > start {
+                            let t = Instant::now();
+                            *sum += fastzk_msm::msm(&points[..end - start], &coefs[start..end])?;
+                            *time += t.elapsed();
+                        }
+                    }
+                    start += count;
+                }
+                Ok(sums.into_iter().map(|(p, t)| (p.to_affine(), t)).collect())
+            }
         }
-        Ok(out)
     }
 }
 
@@ -181,6 +227,35 @@ fn evaluate<F: Field>(p: &[F], x: F) -> F {
         .fold(F::ZERO, |acc, v| acc * x_block + *v)
 }
 
+/// Coefficients per block of the linearisation (and of a key polynomial's evaluation).
+const LIN_BLOCK: usize = 1 << 14;
+
+/// Powers of tau per chunk when a key's stay in its file and no size was asked for.
+pub const DEFAULT_CHUNK_POINTS: usize = 1 << 18;
+
+/// A key polynomial's value at `x`, a block of coefficients at a time.
+fn evaluate_key<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    which: Extended,
+    x: Fr<E>,
+) -> Result<Fr<E>, ProveError> {
+    let n = pk.domain_size();
+    let x_block = x.pow_u64(LIN_BLOCK as u64);
+    let parts: Vec<Fr<E>> = (0..n.div_ceil(LIN_BLOCK))
+        .into_par_iter()
+        .map(|blk| -> Result<Fr<E>, FormatError> {
+            let start = blk * LIN_BLOCK;
+            let mut c = vec![Fr::<E>::ZERO; LIN_BLOCK.min(n - start)];
+            pk.read_coefficients(which, start, &mut c)?;
+            Ok(c.iter().rev().fold(Fr::<E>::ZERO, |acc, v| acc * x + *v))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(parts
+        .iter()
+        .rev()
+        .fold(Fr::<E>::ZERO, |acc, v| acc * x_block + *v))
+}
+
 /// `p / (X − β)` when it divides exactly (coefficients, same length, top one zero);
 /// `None` if there is a remainder.
 fn divide_by_linear<F: Field>(p: &[F], beta: F) -> Option<Vec<F>> {
@@ -221,7 +296,16 @@ pub fn prove_with_rng<E: PairingCurve>(
     let dom_n = Radix2Domain::cached_with_root(power, omega)?;
 
     // The nine commitments share the powers of tau: prepared for the MSMs once.
-    let ptau = clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau));
+    let ptau = match opts.chunk_points {
+        Some(chunk_points) if pk.in_file.is_some() => Bases::Chunked { pk, chunk_points },
+        _ if pk.in_file.is_some() => Bases::Chunked {
+            pk,
+            chunk_points: DEFAULT_CHUNK_POINTS,
+        },
+        _ => {
+            Bases::Prepared(clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau)))
+        }
+    };
 
     // Round 1: wires, a(X), b(X), c(X).
     let b: Vec<Fr<E>> = (0..=11).map(|_| Fr::<E>::random(rng)).collect();
@@ -361,16 +445,16 @@ pub fn prove_with_rng<E: PairingCurve>(
     // Round 4: evaluations at ξ.
     let xi = transcript::xi::<E>(&alpha, [&cm_t1, &cm_t2, &cm_t3]);
     let xiw = xi * omega;
-    let evals = clock.run("evaluations at xi", || {
-        [
+    let evals = clock.run("evaluations at xi", || -> Result<_, ProveError> {
+        Ok([
             evaluate(&a_bl, xi),
             evaluate(&b_bl, xi),
             evaluate(&c_bl, xi),
-            evaluate(&pk.sigma[0], xi),
-            evaluate(&pk.sigma[1], xi),
+            evaluate_key(pk, Extended::Sigma(0), xi)?,
+            evaluate_key(pk, Extended::Sigma(1), xi)?,
             evaluate(&z_bl, xiw),
-        ]
-    });
+        ])
+    })?;
     let [eval_a, eval_b, eval_c, eval_s1, eval_s2, eval_zw] = evals;
 
     // Round 5: linearisation and openings.
@@ -403,25 +487,41 @@ pub fn prove_with_rng<E: PairingCurve>(
         // r(X) and then Wξ's numerator, coefficient by coefficient.
         let len = n + 6;
         let at = |p: &[Fr<E>], i: usize| p.get(i).copied().unwrap_or(Fr::<E>::ZERO);
-        let mut w: Vec<Fr<E>> = (0..len)
-            .into_par_iter()
-            .map(|i| {
-                let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| at(&pk.q[k], i));
-                let r = qm * coef_ab
-                    + ql * eval_a
-                    + qr * eval_b
-                    + qo * eval_c
-                    + qc
-                    + at(&z_bl, i) * (e2 + e4)
-                    - at(&pk.sigma[2], i) * (e3 * beta)
-                    - (at(&t1, i) + at(&t2, i) * xin + at(&t3, i) * xin2) * zh;
-                r + v[0] * at(&a_bl, i)
-                    + v[1] * at(&b_bl, i)
-                    + v[2] * at(&c_bl, i)
-                    + v[3] * at(&pk.sigma[0], i)
-                    + v[4] * at(&pk.sigma[1], i)
-            })
-            .collect();
+        let mut w = vec![Fr::<E>::ZERO; len];
+        w.par_chunks_mut(LIN_BLOCK).enumerate().try_for_each(
+            |(blk, out)| -> Result<(), FormatError> {
+                let start = blk * LIN_BLOCK;
+                // The key's coefficients stop at n; the blinded polynomials run past it.
+                let in_key = out.len().min(n.saturating_sub(start));
+                let mut key = [0; 8].map(|_| vec![Fr::<E>::ZERO; out.len()]);
+                let which = [0, 1, 2, 3, 4]
+                    .map(Extended::Q)
+                    .into_iter()
+                    .chain([0, 1, 2].map(Extended::Sigma));
+                for (buf, which) in key.iter_mut().zip(which) {
+                    pk.read_coefficients(which, start, &mut buf[..in_key])?;
+                }
+                let [qm, ql, qr, qo, qc, s1, s2, s3] = &key;
+                for (k, o) in out.iter_mut().enumerate() {
+                    let i = start + k;
+                    let r = qm[k] * coef_ab
+                        + ql[k] * eval_a
+                        + qr[k] * eval_b
+                        + qo[k] * eval_c
+                        + qc[k]
+                        + at(&z_bl, i) * (e2 + e4)
+                        - s3[k] * (e3 * beta)
+                        - (at(&t1, i) + at(&t2, i) * xin + at(&t3, i) * xin2) * zh;
+                    *o = r
+                        + v[0] * at(&a_bl, i)
+                        + v[1] * at(&b_bl, i)
+                        + v[2] * at(&c_bl, i)
+                        + v[3] * s1[k]
+                        + v[4] * s2[k];
+                }
+                Ok(())
+            },
+        )?;
         let r0 = pi - e3 * (eval_c + gamma) - e4;
         w[0] +=
             r0 - v[0] * eval_a - v[1] * eval_b - v[2] * eval_c - v[3] * eval_s1 - v[4] * eval_s2;

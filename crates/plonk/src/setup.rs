@@ -420,6 +420,7 @@ pub fn setup<E: PairingCurve>(
             sigma: arr3(sigma_ext),
         },
         ptau: powers.tau_g1[..n + 6].to_vec(),
+        in_file: None,
     };
     Ok(pk)
 }

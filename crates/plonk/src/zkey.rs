@@ -32,11 +32,43 @@ use fastzk_formats::snarkjs::ZkeyProtocol;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use crate::keys::{Addition, Extended, ExtendedStore, ProvingKey, VerifyingKey};
+use crate::keys::{Addition, Extended, ExtendedStore, InFile, ProvingKey, VerifyingKey};
 use crate::source::{ByteSource, FileSource, SourceReader};
 use crate::{Fr, PairingCurve};
 
 const MAGIC: &[u8; 4] = b"zkey";
+
+/// Powers of tau per piece when a lean key's section 14 is hashed and checked.
+const PTAU_PIECE: u64 = 1 << 16;
+
+/// The bytes of a key's sections that hold points (2, then 14), handed out a piece at a
+/// time ([`ProvingKey::open_lean_with`]).
+pub struct PointBytes<'a> {
+    feed: &'a mut Feed<'a>,
+}
+
+/// Hands each piece of bytes to the sink it is given.
+pub type Feed<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) -> Result<()> + 'a;
+
+/// Chooses the check from all the points' bytes at once.
+type ChooseHeld<'a> = Box<dyn FnOnce(&[&[u8]]) -> PointCheck + 'a>;
+
+/// Chooses the check from the points' bytes fed a piece at a time.
+type ChooseInFile<'a> = Box<dyn FnOnce(&mut PointBytes<'_>) -> Result<PointCheck> + 'a>;
+
+impl PointBytes<'_> {
+    /// Calls `sink` on each piece, in file order.
+    pub fn for_each(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<()> {
+        (self.feed)(sink)
+    }
+}
+
+/// How the points are read: whole, with the check chosen from all their bytes at once,
+/// or left in the file.
+enum Points<'a> {
+    Held(ChooseHeld<'a>),
+    InFile(ChooseInFile<'a>),
+}
 
 /// The protocol of a `.zkey` (section 1), so a caller can dispatch before reading it.
 pub fn zkey_protocol(path: impl AsRef<Path>) -> Result<ZkeyProtocol> {
@@ -44,6 +76,44 @@ pub fn zkey_protocol(path: impl AsRef<Path>) -> Result<ZkeyProtocol> {
     let file = path.display().to_string();
     let source = FileSource::open(path).map_err(|e| FormatError::new(&file, ErrorKind::Io(e)))?;
     protocol_of(&source, &table(&source, &file)?, &file)
+}
+
+/// The counts in a Plonk key's header (section 2), for planning memory before reading
+/// the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeySizes {
+    pub n_vars: usize,
+    pub n_public: usize,
+    pub domain_size: usize,
+    pub n_additions: usize,
+    pub n_constraints: usize,
+}
+
+/// [`KeySizes`] of a Plonk `.zkey` (sections 1 and 2 only; the full reader checks the
+/// rest).
+pub fn key_sizes(path: impl AsRef<Path>) -> Result<KeySizes> {
+    let path = path.as_ref();
+    let file = path.display().to_string();
+    let source = FileSource::open(path).map_err(|e| FormatError::new(&file, ErrorKind::Io(e)))?;
+    let table = table(&source, &file)?;
+    let c2 = Ctx::new(&file).section("section 2 (Plonk header)");
+    if protocol_of(&source, &table, &file)? != ZkeyProtocol::Plonk {
+        return Err(c2.invalid("not a Plonk key".to_owned()));
+    }
+    let header = section_bytes(&source, &table, 2, &file)?;
+    let mut cur = Cursor::new(&header, c2);
+    for _ in 0..2 {
+        let n8 = cur.u32()?;
+        cur.take(n8 as u64)?;
+    }
+    let mut next = || cur.u32().map(|v| v as usize);
+    Ok(KeySizes {
+        n_vars: next()?,
+        n_public: next()?,
+        domain_size: next()?,
+        n_additions: next()?,
+        n_constraints: next()?,
+    })
 }
 
 fn protocol_of(source: &dyn ByteSource, table: &SectionTable, file: &str) -> Result<ZkeyProtocol> {
@@ -119,6 +189,28 @@ impl<E: PairingCurve> ProvingKey<E> {
         file: &str,
         check: impl FnOnce(&[&[u8]]) -> PointCheck,
     ) -> Result<Self> {
+        Self::parse(source, file, Points::Held(Box::new(check)))
+    }
+
+    /// Opens a key for proving in bounded memory: the coefficients (`8n` field elements)
+    /// and the powers of tau (`n + 6` points) stay in the file with the `4n` evaluations
+    /// ([`ProvingKey::in_file`]) and the prover reads them a block at a time. `check` is
+    /// given the bytes of the sections holding points (2, then 14) a piece at a time,
+    /// through the function it is passed, and chooses the check; the points are checked
+    /// now, a piece at a time, and trusted when read again for the proof (which is
+    /// verified before it is returned).
+    pub fn open_lean_with(
+        path: impl AsRef<Path>,
+        check: impl FnOnce(&mut PointBytes<'_>) -> Result<PointCheck>,
+    ) -> Result<Self> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let source =
+            FileSource::open(path).map_err(|e| FormatError::new(&file, ErrorKind::Io(e)))?;
+        Self::parse(Arc::new(source), &file, Points::InFile(Box::new(check)))
+    }
+
+    fn parse(source: Arc<dyn ByteSource>, file: &str, points: Points<'_>) -> Result<Self> {
         let ctx = Ctx::new(file);
         let table = table(source.as_ref(), file)?;
         let protocol = protocol_of(source.as_ref(), &table, file)?;
@@ -206,8 +298,52 @@ impl<E: PairingCurve> ProvingKey<E> {
             }
         }
 
-        let ptau_bytes = section_bytes(source.as_ref(), &table, 14, file)?;
-        let check = check(&[&header, &ptau_bytes]);
+        let ptau_at = table.require(file, 14)?.offset;
+        let c14 = ctx.section("section 14 (powers of tau)");
+        let (check, ptau) = match points {
+            Points::Held(choose) => {
+                let ptau_bytes = section_bytes(source.as_ref(), &table, 14, file)?;
+                let check = choose(&[&header, &ptau_bytes]);
+                let ptau = decode_points::<E::G1>(&ptau_bytes, n + 6, check, &c14)?;
+                (check, ptau)
+            }
+            Points::InFile(choose) => {
+                let pieces = |f: &mut dyn FnMut(u64, &[u8]) -> Result<()>| -> Result<()> {
+                    let len = s1 as usize;
+                    let mut start = 0;
+                    while start < n + 6 {
+                        let count = PTAU_PIECE.min(n + 6 - start);
+                        let mut buf = vec![0u8; count as usize * len];
+                        source
+                            .read_at(ptau_at + start * s1, &mut buf)
+                            .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
+                        f(start, &buf)?;
+                        start += count;
+                    }
+                    Ok(())
+                };
+                let mut feed = |sink: &mut dyn FnMut(&[u8])| -> Result<()> {
+                    sink(&header);
+                    pieces(&mut |_, b| {
+                        sink(b);
+                        Ok(())
+                    })
+                };
+                let check = choose(&mut PointBytes { feed: &mut feed })?;
+                if check != PointCheck::Prevalidated {
+                    pieces(&mut |start, b| {
+                        decode_points::<E::G1>(b, (b.len() / s1 as usize) as u64, check, &c14)
+                            .map(drop)
+                            .map_err(|mut e| {
+                                e.index = e.index.map(|i| i + start);
+                                e
+                            })
+                    })?;
+                }
+                (check, Vec::new())
+            }
+        };
+        let lean = ptau.is_empty();
         let point = |bytes: &[u8], what: &str| {
             decode_point::<E::G1>(bytes, check, &c2)
                 .map_err(|e| e.in_section(format!("section 2 ({what})")))
@@ -220,13 +356,6 @@ impl<E: PairingCurve> ProvingKey<E> {
         }
         let x_2 = decode_point::<E::G2>(&header[at..at + s2 as usize], check, &c2)
             .map_err(|e| e.in_section("section 2 (X_2)"))?;
-        let ptau = decode_points::<E::G1>(
-            &ptau_bytes,
-            n + 6,
-            check,
-            &ctx.section("section 14 (powers of tau)"),
-        )?;
-        drop(ptau_bytes);
 
         // Additions.
         let c3 = ctx.section("section 3 (additions)");
@@ -280,17 +409,30 @@ impl<E: PairingCurve> ProvingKey<E> {
             "section 11 (Qc)",
         ];
         let mut q: [Vec<Fr<E>>; 5] = Default::default();
-        let mut q_ext = [0u64; 5];
+        let (mut q_at, mut q_ext) = ([0u64; 5], [0u64; 5]);
         for i in 0..5 {
-            q[i] = coefficients(7 + i as u32, 0, names[i])?;
-            q_ext[i] = poly_at(7 + i as u32, 0)? + n * n8;
+            q_at[i] = poly_at(7 + i as u32, 0)?;
+            q_ext[i] = q_at[i] + n * n8;
+            if !lean {
+                q[i] = coefficients(7 + i as u32, 0, names[i])?;
+            }
         }
         let mut sigma: [Vec<Fr<E>>; 3] = Default::default();
-        let mut sigma_ext = [0u64; 3];
+        let (mut sigma_at, mut sigma_ext) = ([0u64; 3], [0u64; 3]);
         for i in 0..3 {
-            sigma[i] = coefficients(12, i as u64, "section 12 (sigma)")?;
-            sigma_ext[i] = poly_at(12, i as u64)? + n * n8;
+            sigma_at[i] = poly_at(12, i as u64)?;
+            sigma_ext[i] = sigma_at[i] + n * n8;
+            if !lean {
+                sigma[i] = coefficients(12, i as u64, "section 12 (sigma)")?;
+            }
         }
+        let in_file = lean.then(|| InFile {
+            source: source.clone(),
+            file: file.to_owned(),
+            q: q_at,
+            sigma: sigma_at,
+            ptau: ptau_at,
+        });
         // Section 13 (the Lagrange polynomials) is not read: its size is checked above,
         // and its contents depend on the domain only (the writer recomputes them).
 
@@ -318,6 +460,7 @@ impl<E: PairingCurve> ProvingKey<E> {
                 sigma: sigma_ext,
             },
             ptau,
+            in_file,
         };
         pk.check_shape().map_err(|e| ctx.invalid(e))?;
         Ok(pk)
@@ -345,6 +488,14 @@ impl<E: PairingCurve> ProvingKey<E> {
 
     /// [`Self::to_bytes`] into any writer; `file` names it in errors.
     pub fn write_to<W: std::io::Write>(&self, w: &mut W, file: &str) -> Result<()> {
+        if self.in_file.is_some() {
+            return Err(FormatError::new(
+                file,
+                ErrorKind::Unsupported(
+                    "a key opened for bounded memory is proved with, not written".into(),
+                ),
+            ));
+        }
         self.check_shape()
             .map_err(|e| FormatError::new(file, ErrorKind::Invalid(e)))?;
         let io = |e: std::io::Error| FormatError::new(file, ErrorKind::Io(e));

@@ -68,6 +68,7 @@ fn check_fixture<E: PairingCurve>(dir: &str, name: &str) {
         &ProveOptions {
             self_check: false,
             on_phase: None,
+            chunk_points: None,
         },
         &mut rng(1),
     )

@@ -17,6 +17,7 @@ use rand_core::OsRng;
 use crate::args::{FullproveArgs, ProveArgs, ProveJob, VerifyArgs};
 use crate::cache;
 use crate::cmd::groth16::{name, verdict, vk_curve};
+use crate::memory;
 use crate::progress::{print_timings, Progress};
 
 #[derive(clap::Subcommand, Debug)]
@@ -95,20 +96,40 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
 
 /// Reads a Plonk zkey. Points are checked on the curve and in the subgroup, unless the
 /// key is trusted (on-curve only) or these exact point bytes passed the full check
-/// before (see [`crate::cache`]). The `4n` evaluations stay in the file.
-fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E>> {
+/// before (see [`crate::cache`]). The `4n` evaluations stay in the file; so do the
+/// coefficients and the powers of tau when `lean` (bounded memory).
+fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool, lean: bool) -> Result<ProvingKey<E>> {
     let mut hash = None;
-    let pk = ProvingKey::<E>::open_with(path, |parts| {
+    let mut choose = |feed: &mut fastzk_plonk::zkey::Feed<'_>| {
         let mut h = blake3::Hasher::new();
         h.update(b"plonk zkey points\0");
-        parts.iter().for_each(|p| {
-            h.update_rayon(p);
-        });
+        feed(&mut |piece| {
+            h.update_rayon(piece);
+        })?;
         let digest = h.finalize();
         let check = cache::point_check(&digest, trusted);
         hash = Some((digest, check));
-        check
-    })?;
+        Ok(check)
+    };
+    let pk = if lean {
+        ProvingKey::<E>::open_lean_with(path, |bytes| choose(&mut |sink| bytes.for_each(sink)))?
+    } else {
+        let mut failed = None;
+        let pk = ProvingKey::<E>::open_with(path, |parts| {
+            let fed = choose(&mut |sink| {
+                parts.iter().for_each(|p| sink(p));
+                Ok(())
+            });
+            fed.unwrap_or_else(|e| {
+                failed = Some(e);
+                PointCheck::Subgroup
+            })
+        })?;
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        pk
+    };
     if let Some((digest, PointCheck::Subgroup)) = hash {
         cache::mark_validated(&digest);
     }
@@ -132,11 +153,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
             p.flags.device
         );
     }
-    if p.flags.max_memory.is_some() || p.flags.chunk_points.is_some() {
-        anyhow::bail!(
-            "--max-memory / --chunk-points: Plonk has no bounded-memory mode yet (Groth16 only)"
-        );
-    }
+    let plan = memory::plan_plonk::<E>(&p.zkey, p.flags.max_memory, p.flags.chunk_points)?;
     if p.flags.distributed {
         anyhow::bail!("--distributed: Plonk proves in one process so far (Groth16 only)");
     }
@@ -157,7 +174,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     // The witness is read or computed while the key's points are checked.
     timed(witness.phase(), &mut || {
         loaded = Some(rayon::join(
-            || load_zkey::<E>(zkey, trusted),
+            || load_zkey::<E>(zkey, trusted, plan.is_some()),
             || witness.load::<Fr<E>>(),
         ));
     });
@@ -181,6 +198,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     let on_phase = |s: &'static str| progress.step(s);
     let opts = ProveOptions {
         on_phase: Some(&on_phase),
+        chunk_points: plan,
         ..ProveOptions::default()
     };
     let (proof, public, t) = prove_with(&pk, &z, &opts)
