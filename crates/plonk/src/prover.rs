@@ -164,11 +164,15 @@ impl<E: PairingCurve> Bases<'_, E> {
                 while start < longest {
                     let count = (*chunk_points).max(1).min(longest - start);
                     let points = pk.read_ptau(start, count)?;
+                    // Converted to the MSM's form once for all the round's polynomials, whose
+                    // MSMs then run one after the other (each is parallel; side by side they
+                    // would hold their buckets at once).
+                    let prepared = PreparedBases::new(&points);
                     for ((_, coefs), (sum, time)) in parts.iter().zip(&mut sums) {
                         let end = coefs.len().min(start + count);
                         if end > start {
                             let t = Instant::now();
-                            *sum += fastzk_msm::msm(&points[..end - start], &coefs[start..end])?;
+                            *sum += prepared.msm(&coefs[start..end])?;
                             *time += t.elapsed();
                         }
                     }
