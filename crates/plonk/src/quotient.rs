@@ -262,6 +262,8 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                 .collect(),
         };
         let b = self.b;
+        // The blinding scalars times Z_H on this coset.
+        let bz: Vec<Fr<E>> = b.iter().map(|v| *v * zh).collect();
         let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
         wa.par_chunks_mut(BLOCK)
             .zip(wb.par_chunks_mut(BLOCK))
@@ -295,7 +297,7 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
 
                 let mut x = x0;
                 // The z blinding at xω is the next point's z blinding.
-                let mut zp_next = Fr::<E>::ZERO;
+                let mut zpz_next = Fr::<E>::ZERO;
                 for m in 0..len {
                     let mm = m0 + m;
                     let (l1, pi_x) = if j == 0 {
@@ -315,86 +317,83 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                         };
                         (zh_over_n * row[0], pi_x)
                     };
-                    let ap = b[2] + b[1] * x;
-                    let bp = b[4] + b[3] * x;
-                    let cp = b[6] + b[5] * x;
-                    let zp = if m == 0 {
-                        (b[7] * x + b[8]) * x + b[9]
-                    } else {
-                        zp_next
-                    };
-                    let xw = x * self.omega;
-                    let zwp = (b[7] * xw + b[8]) * xw + b[9];
-                    zp_next = zwp;
-                    // The blindings times Z_H(x) (zero on H, where they are not used),
-                    // and the unblinded values.
-                    let [apz, bpz, cpz, zpz, zwpz] = if j == 0 {
-                        [Fr::<E>::ZERO; 5]
-                    } else {
-                        [ap, bp, cp, zp, zwp].map(|y| y * zh)
-                    };
-                    let a = oa[m] - apz;
-                    let bb = ob[m] - bpz;
-                    let c = wc[mm] - cpz;
-                    let z = wz[mm] - zpz;
-                    let zw = wz[(mm + 1) % n] - zwpz;
                     let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| q[k][m]);
-
-                    // e1: the gate, a·b·qm + a·ql + b·qr + c·qo + PI + qc.
-                    let (ab, abz) = blinded_product2([a, bb], [ap, bp], [apz, bpz], zh, zh_inv);
-                    let e1 = ab * qm + a * ql + bb * qr + c * qo + pi_x + qc;
-                    let e1z = abz * qm + ap * ql + bp * qr + cp * qo;
-                    if j == 0 && !e1.is_zero() {
-                        let wire = |k: usize| self.pk.maps[k].get(mm).copied().unwrap_or(0);
-                        return Err(ProveError::GateUnsatisfied {
-                            gate: mm,
-                            gates: self.pk.n_constraints,
-                            n_public,
-                            a: wire(0),
-                            b: wire(1),
-                            c: wire(2),
-                        });
-                    }
-                    // e2: α(a + βX + γ)(b + βk1X + γ)(c + βk2X + γ)z.
-                    let bx = beta * x;
-                    let (e2, e2z) = blinded_product4(
-                        [
-                            a + bx + gamma,
-                            bb + self.k1b * x + gamma,
-                            c + self.k2b * x + gamma,
-                            z,
-                        ],
-                        [ap, bp, cp, zp],
-                        [apz, bpz, cpz, zpz],
-                        zh,
-                        zh_inv,
-                    );
-                    // e3: α(a + βS1 + γ)(b + βS2 + γ)(c + βS3 + γ)z(Xω).
-                    let (e3, e3z) = blinded_product4(
-                        [
-                            a + beta * s[0][m] + gamma,
-                            bb + beta * s[1][m] + gamma,
-                            c + beta * s[2][m] + gamma,
-                            zw,
-                        ],
-                        [ap, bp, cp, zwp],
-                        [apz, bpz, cpz, zwpz],
-                        zh,
-                        zh_inv,
-                    );
-                    // e4: α²(z − 1)L1.
                     let l1a = l1 * self.alpha2;
-                    let e4 = (z - Fr::<E>::ONE) * l1a;
-                    let e4z = zp * l1a;
-                    let t = e1 + (e2 - e3) * alpha + e4;
-                    if j == 0 && !t.is_zero() {
-                        return Err(ProveError::Key(format!(
-                            "the quotient's numerator is not zero at point {mm} of H although \
-                             its gate holds (the copy constraints were checked)"
-                        )));
+                    // The factors' parts that do not depend on the wires.
+                    let bx = beta * x;
+                    let id = [bx + gamma, self.k1b * x + gamma, self.k2b * x + gamma];
+                    let sigma = [0, 1, 2].map(|k| beta * s[k][m] + gamma);
+                    let xw = x * self.omega;
+                    let numerator = |[a, bb, c, z, zw]: [Fr<E>; 5]| {
+                        let e1 = a * bb * qm + a * ql + bb * qr + c * qo + pi_x + qc;
+                        let e2 = (a + id[0]) * (bb + id[1]) * ((c + id[2]) * z);
+                        let e3 = (a + sigma[0]) * (bb + sigma[1]) * ((c + sigma[2]) * zw);
+                        (e1, e1 + (e2 - e3) * alpha + (z - Fr::<E>::ONE) * l1a)
+                    };
+                    if j == 0 {
+                        // On H: the numerator of the wires (unblinded there) must vanish;
+                        // tz is the first-order term of the blinded products.
+                        let (a, bb, c, z) = (oa[m], ob[m], wc[mm], wz[mm]);
+                        let zw = wz[(mm + 1) % n];
+                        let (e1, t) = numerator([a, bb, c, z, zw]);
+                        if !e1.is_zero() {
+                            let wire = |k: usize| self.pk.maps[k].get(mm).copied().unwrap_or(0);
+                            return Err(ProveError::GateUnsatisfied {
+                                gate: mm,
+                                gates: self.pk.n_constraints,
+                                n_public,
+                                a: wire(0),
+                                b: wire(1),
+                                c: wire(2),
+                            });
+                        }
+                        if !t.is_zero() {
+                            return Err(ProveError::Key(format!(
+                                "the quotient's numerator is not zero at point {mm} of H \
+                                 although its gate holds (the copy constraints were checked)"
+                            )));
+                        }
+                        let ap = b[2] + b[1] * x;
+                        let bp = b[4] + b[3] * x;
+                        let cp = b[6] + b[5] * x;
+                        let zp = (b[7] * x + b[8]) * x + b[9];
+                        let zwp = (b[7] * xw + b[8]) * xw + b[9];
+                        let e1z = (ap * bb + a * bp) * qm + ap * ql + bp * qr + cp * qo;
+                        let e2z =
+                            first_order([a + id[0], bb + id[1], c + id[2], z], [ap, bp, cp, zp]);
+                        let e3z = first_order(
+                            [a + sigma[0], bb + sigma[1], c + sigma[2], zw],
+                            [ap, bp, cp, zwp],
+                        );
+                        oa[m] = Fr::<E>::ZERO;
+                        ob[m] = e1z + (e2z - e3z) * alpha + zp * l1a;
+                    } else {
+                        // Off H the values are of the blinded polynomials; the blindings
+                        // there are (b₂ + b₁x)·Z_H etc., Z_H a constant, so the numerator
+                        // of the blinded values less that of the unblinded ones, over
+                        // Z_H, is tz.
+                        let zpz = if m == 0 {
+                            (bz[7] * x + bz[8]) * x + bz[9]
+                        } else {
+                            zpz_next
+                        };
+                        let zwpz = (bz[7] * xw + bz[8]) * xw + bz[9];
+                        zpz_next = zwpz;
+                        let blinded = [oa[m], ob[m], wc[mm], wz[mm], wz[(mm + 1) % n]];
+                        let blinding = [
+                            bz[2] + bz[1] * x,
+                            bz[4] + bz[3] * x,
+                            bz[6] + bz[5] * x,
+                            zpz,
+                            zwpz,
+                        ];
+                        let unblinded: [Fr<E>; 5] =
+                            core::array::from_fn(|k| blinded[k] - blinding[k]);
+                        let (_, t) = numerator(unblinded);
+                        let (_, full) = numerator(blinded);
+                        oa[m] = t;
+                        ob[m] = (full - t) * zh_inv;
                     }
-                    oa[m] = t;
-                    ob[m] = e1z + (e2z - e3z) * alpha + e4z;
                     x *= self.omega;
                 }
                 Ok(())
@@ -402,45 +401,11 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
     }
 }
 
-/// `(r, rz)` for `Π(fₖ + yₖ·Z)` with `Z = Z_H(x)`: `r = Πfₖ` (divided by `Z_H` later, in
-/// coefficient form) and `rz = (Π(fₖ + yₖZ) − r)/Z`, which at `Z = 0` (the points of
-/// `H`) is the first-order coefficient `Σₖ yₖ·Π_{j≠k} fⱼ`. snarkjs expands every order
-/// (its `MulZ`); this costs 7 products where that costs about twice as many. `yz` are
-/// the `yₖ·Z`, shared between the products of one point (unused on `H`).
+/// The first-order coefficient in `Z` of `Π(fₖ + yₖ·Z)`: `Σₖ yₖ·Π_{j≠k} fⱼ`, the blinding
+/// terms of a product divided by `Z_H` at a point of `H` (where `Z_H = 0`). snarkjs
+/// expands every order (its `MulZ`); this is 9 products.
 #[inline(always)]
-pub(crate) fn blinded_product4<F: Field>(
-    f: [F; 4],
-    y: [F; 4],
-    yz: [F; 4],
-    z: F,
-    z_inv: F,
-) -> (F, F) {
-    let p12 = f[0] * f[1];
-    let p34 = f[2] * f[3];
-    let r = p12 * p34;
-    if z.is_zero() {
-        let rz = (y[0] * f[1] + f[0] * y[1]) * p34 + p12 * (y[2] * f[3] + f[2] * y[3]);
-        (r, rz)
-    } else {
-        let full = (f[0] + yz[0]) * (f[1] + yz[1]) * ((f[2] + yz[2]) * (f[3] + yz[3]));
-        (r, (full - r) * z_inv)
-    }
-}
-
-/// [`blinded_product4`] for two factors.
-#[inline(always)]
-pub(crate) fn blinded_product2<F: Field>(
-    f: [F; 2],
-    y: [F; 2],
-    yz: [F; 2],
-    z: F,
-    z_inv: F,
-) -> (F, F) {
-    let r = f[0] * f[1];
-    if z.is_zero() {
-        (r, y[0] * f[1] + f[0] * y[1])
-    } else {
-        let full = (f[0] + yz[0]) * (f[1] + yz[1]);
-        (r, (full - r) * z_inv)
-    }
+pub(crate) fn first_order<F: Field>(f: [F; 4], y: [F; 4]) -> F {
+    let (p01, p23) = (f[0] * f[1], f[2] * f[3]);
+    (y[0] * f[1] + f[0] * y[1]) * p23 + p01 * (y[2] * f[3] + f[2] * y[3])
 }
