@@ -116,6 +116,17 @@ pub fn plan_plonk<E: PairingCurve>(
     let sizes = fastzk_plonk::zkey::key_sizes(zkey)?;
     let fr = size_of::<fastzk_pairing::Fr<E>>() as u64;
     let g1 = size_of::<fastzk_curve::Affine<E::G1>>() as u64;
+    plonk_plan_for(&sizes, fr, g1, budget)
+}
+
+/// [`plan_plonk`] for a key of these sizes, field elements of `fr` bytes and points of
+/// `g1` bytes in memory.
+fn plonk_plan_for(
+    sizes: &fastzk_plonk::zkey::KeySizes,
+    fr: u64,
+    g1: u64,
+    budget: u64,
+) -> Result<Option<usize>> {
     let n = sizes.domain_size as u64;
     // Twelve domain vectors, two more for many public inputs; the witness and the wires
     // (with the additions' outputs), the wire maps and the additions.
@@ -191,5 +202,37 @@ mod tests {
         assert_eq!(meminfo_kib("VmHWM: x kB", "VmHWM:"), None);
         assert!(machine_memory().is_some_and(|m| m > 0));
         assert!(peak_rss().is_some_and(|m| m > 0));
+    }
+
+    #[test]
+    fn plonk_keys_are_held_lean_or_refused_by_the_budget() {
+        // The synthetic 2^20 key of BENCHMARKS.md: held needs about 0.9 GiB, lean 0.5.
+        let sizes = fastzk_plonk::zkey::KeySizes {
+            n_vars: 1 << 20,
+            n_public: 1,
+            domain_size: 1 << 20,
+            n_additions: 0,
+            n_constraints: 1 << 20,
+        };
+        let mib = |m: u64| m << 20;
+        assert_eq!(plonk_plan_for(&sizes, 32, 72, mib(2048)).unwrap(), None);
+        let chunk = plonk_plan_for(&sizes, 32, 72, mib(700)).unwrap().unwrap();
+        assert!((1 << 12..=1 << 22).contains(&chunk), "{chunk}");
+        // A larger budget never makes the chunks smaller.
+        let larger = plonk_plan_for(&sizes, 32, 72, mib(800)).unwrap().unwrap();
+        assert!(larger >= chunk);
+        let e = plonk_plan_for(&sizes, 32, 72, mib(300))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("below the 540 MiB"), "{e}");
+        // Many public inputs add two vectors.
+        let many = fastzk_plonk::zkey::KeySizes {
+            n_public: 5,
+            ..sizes
+        };
+        let e = plonk_plan_for(&many, 32, 72, mib(300))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("14 vectors"), "{e}");
     }
 }
