@@ -122,12 +122,8 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
 
         // work[0] holds the numerator (zero on H), work[1] tz.
         let t = Instant::now();
-        let parts: &[(usize, &[Fr<E>; 4])] = if j == 0 {
-            &[(1, &w_tz[0])]
-        } else {
-            &[(0, &w_t[j]), (1, &w_tz[j])]
-        };
-        for &(k, _) in parts {
+        let parts: &[usize] = if j == 0 { &[1] } else { &[0, 1] };
+        for &k in parts {
             dom_n.inverse(&mut work[k], Order::Natural, Order::Natural)?;
         }
         let s_inv = shift.inverse().expect("a root of unity");
