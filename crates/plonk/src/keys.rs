@@ -160,20 +160,8 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                     Extended::Q(i) => q[i],
                     Extended::Sigma(i) => sigma[i],
                 };
-                let n8 = F::BYTES;
-                let span = (step * out.len()).saturating_sub(step - 1);
-                let mut buf = vec![0u8; span * n8];
-                source
-                    .read_at(base + (start * n8) as u64, &mut buf)
-                    .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
                 let what = which.describe();
-                let ctx = Ctx::new(file).section(&what);
-                let values = buf.chunks_exact(n8).step_by(step);
-                for (k, (o, b)) in out.iter_mut().zip(values).enumerate() {
-                    *o = fastzk_formats::codec::read_mont(b, &ctx)
-                        .map_err(|e| e.at((start + step * k) as u64))?;
-                }
-                Ok(())
+                read_elements(source.as_ref(), file, &what, base, start, step, out)
             }
         }
     }
@@ -184,6 +172,35 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
         self.read(which, 0..n4, &mut v)?;
         Ok(v)
     }
+}
+
+/// Elements `start + step·k` (`k < out.len()`) of the vector at byte `base` of a key
+/// file: the span is read once and only the values used are decoded, each checked
+/// `< r`; errors name `what` and the element's index. Inlined so that callers' loops
+/// are specialised to their step (the quotient's reads are on its hot path).
+#[inline(always)]
+fn read_elements<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate>(
+    source: &dyn ByteSource,
+    file: &str,
+    what: &str,
+    base: u64,
+    start: usize,
+    step: usize,
+    out: &mut [F],
+) -> Result<(), FormatError> {
+    let n8 = F::BYTES;
+    let span = (step * out.len()).saturating_sub(step - 1);
+    let mut buf = vec![0u8; span * n8];
+    source
+        .read_at(base + (start * n8) as u64, &mut buf)
+        .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
+    let ctx = Ctx::new(file).section(what);
+    let values = buf.chunks_exact(n8).step_by(step);
+    for (k, (o, b)) in out.iter_mut().zip(values).enumerate() {
+        *o = fastzk_formats::codec::read_mont(b, &ctx)
+            .map_err(|e| e.at((start + step * k) as u64))?;
+    }
+    Ok(())
 }
 
 /// What a snarkjs Plonk `.zkey` holds.
@@ -257,17 +274,8 @@ impl<E: PairingCurve> ProvingKey<E> {
             Extended::Q(i) => f.q[i],
             Extended::Sigma(i) => f.sigma[i],
         };
-        let n8 = <Fr<E> as fastzk_field::PrimeField>::BYTES;
-        let mut buf = vec![0u8; out.len() * n8];
-        f.source
-            .read_at(base + (start * n8) as u64, &mut buf)
-            .map_err(|e| FormatError::new(&f.file, ErrorKind::Io(e)))?;
         let what = format!("{} coefficients", which.describe());
-        let ctx = Ctx::new(&f.file).section(&what);
-        for (k, (o, b)) in out.iter_mut().zip(buf.chunks_exact(n8)).enumerate() {
-            *o = fastzk_formats::codec::read_mont(b, &ctx).map_err(|e| e.at((start + k) as u64))?;
-        }
-        Ok(())
+        read_elements(f.source.as_ref(), &f.file, &what, base, start, 1, out)
     }
 
     /// Powers of tau `start..start + count` (checked when the key was opened).

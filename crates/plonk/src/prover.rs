@@ -217,47 +217,56 @@ fn blind<F: Field>(mut c: Vec<F>, factors: &[F]) -> Vec<F> {
     c
 }
 
-/// `p(x)` by Horner's rule on blocks in parallel.
-fn evaluate<F: Field>(p: &[F], x: F) -> F {
-    const BLOCK: usize = 1 << 14;
-    let x_block = x.pow_u64(BLOCK as u64);
-    let parts: Vec<F> = p
-        .par_chunks(BLOCK)
-        .map(|c| c.iter().rev().fold(F::ZERO, |acc, v| acc * x + *v))
-        .collect();
-    parts
-        .iter()
-        .rev()
-        .fold(F::ZERO, |acc, v| acc * x_block + *v)
-}
-
-/// Coefficients per block of the linearisation (and of a key polynomial's evaluation).
+/// Coefficients per block of the linearisation and of evaluations.
 const LIN_BLOCK: usize = 1 << 14;
 
 /// Powers of tau per chunk when a key's stay in its file and no size was asked for.
 pub const DEFAULT_CHUNK_POINTS: usize = 1 << 18;
 
-/// A key polynomial's value at `x`, a block of coefficients at a time.
-fn evaluate_key<E: PairingCurve>(
-    pk: &ProvingKey<E>,
-    which: Extended,
-    x: Fr<E>,
-) -> Result<Fr<E>, ProveError> {
-    let n = pk.domain_size();
+/// The value at `x` of the polynomial of `len` coefficients that `read(start, block)`
+/// hands out a block at a time: Horner's rule on blocks in parallel.
+fn evaluate_blocks<F: Field, Err: Send>(
+    len: usize,
+    x: F,
+    read: impl Fn(usize, &mut [F]) -> Result<(), Err> + Sync,
+) -> Result<F, Err> {
     let x_block = x.pow_u64(LIN_BLOCK as u64);
-    let parts: Vec<Fr<E>> = (0..n.div_ceil(LIN_BLOCK))
+    let parts: Vec<F> = (0..len.div_ceil(LIN_BLOCK))
         .into_par_iter()
-        .map(|blk| -> Result<Fr<E>, FormatError> {
+        .map(|blk| {
             let start = blk * LIN_BLOCK;
-            let mut c = vec![Fr::<E>::ZERO; LIN_BLOCK.min(n - start)];
-            pk.read_coefficients(which, start, &mut c)?;
-            Ok(c.iter().rev().fold(Fr::<E>::ZERO, |acc, v| acc * x + *v))
+            let mut c = vec![F::ZERO; LIN_BLOCK.min(len - start)];
+            read(start, &mut c)?;
+            Ok(c.iter().rev().fold(F::ZERO, |acc, v| acc * x + *v))
         })
         .collect::<Result<_, _>>()?;
     Ok(parts
         .iter()
         .rev()
-        .fold(Fr::<E>::ZERO, |acc, v| acc * x_block + *v))
+        .fold(F::ZERO, |acc, v| acc * x_block + *v))
+}
+
+/// `p(x)`.
+fn evaluate<F: Field>(p: &[F], x: F) -> F {
+    let copy = |start: usize, c: &mut [F]| -> Result<(), core::convert::Infallible> {
+        c.copy_from_slice(&p[start..start + c.len()]);
+        Ok(())
+    };
+    match evaluate_blocks(p.len(), x, copy) {
+        Ok(v) => v,
+        Err(never) => match never {},
+    }
+}
+
+/// A key polynomial's value at `x`, its coefficients read a block at a time.
+fn evaluate_key<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    which: Extended,
+    x: Fr<E>,
+) -> Result<Fr<E>, FormatError> {
+    evaluate_blocks(pk.domain_size(), x, |start, c| {
+        pk.read_coefficients(which, start, c)
+    })
 }
 
 /// `p / (X − β)` when it divides exactly (coefficients, same length, top one zero);

@@ -48,7 +48,7 @@ pub struct PointBytes<'a> {
 }
 
 /// Hands each piece of bytes to the sink it is given.
-pub type Feed<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) -> Result<()> + 'a;
+type Feed<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) -> Result<()> + 'a;
 
 /// Chooses the check from all the points' bytes at once.
 type ChooseHeld<'a> = Box<dyn FnOnce(&[&[u8]]) -> PointCheck + 'a>;

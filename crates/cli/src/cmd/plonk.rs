@@ -100,35 +100,28 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
 /// coefficients and the powers of tau when `lean` (bounded memory).
 fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool, lean: bool) -> Result<ProvingKey<E>> {
     let mut hash = None;
-    let mut choose = |feed: &mut fastzk_plonk::zkey::Feed<'_>| {
-        let mut h = blake3::Hasher::new();
-        h.update(b"plonk zkey points\0");
-        feed(&mut |piece| {
-            h.update_rayon(piece);
-        })?;
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"plonk zkey points\0");
+    let mut decide = |h: &blake3::Hasher| {
         let digest = h.finalize();
         let check = cache::point_check(&digest, trusted);
         hash = Some((digest, check));
-        Ok(check)
+        check
     };
     let pk = if lean {
-        ProvingKey::<E>::open_lean_with(path, |bytes| choose(&mut |sink| bytes.for_each(sink)))?
+        ProvingKey::<E>::open_lean_with(path, |bytes| {
+            bytes.for_each(&mut |piece| {
+                hasher.update_rayon(piece);
+            })?;
+            Ok(decide(&hasher))
+        })?
     } else {
-        let mut failed = None;
-        let pk = ProvingKey::<E>::open_with(path, |parts| {
-            let fed = choose(&mut |sink| {
-                parts.iter().for_each(|p| sink(p));
-                Ok(())
+        ProvingKey::<E>::open_with(path, |parts| {
+            parts.iter().for_each(|p| {
+                hasher.update_rayon(p);
             });
-            fed.unwrap_or_else(|e| {
-                failed = Some(e);
-                PointCheck::Subgroup
-            })
-        })?;
-        if let Some(e) = failed {
-            return Err(e.into());
-        }
-        pk
+            decide(&hasher)
+        })?
     };
     if let Some((digest, PointCheck::Subgroup)) = hash {
         cache::mark_validated(&digest);
