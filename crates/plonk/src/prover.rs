@@ -309,15 +309,13 @@ pub fn prove_with_rng<E: PairingCurve>(
     let dom_n = Radix2Domain::cached_with_root(power, omega)?;
 
     // The nine commitments share the powers of tau: prepared for the MSMs once.
-    let ptau = match opts.chunk_points {
-        Some(chunk_points) if pk.in_file.is_some() => Bases::Chunked { pk, chunk_points },
-        _ if pk.in_file.is_some() => Bases::Chunked {
+    let ptau = if pk.in_file.is_some() {
+        Bases::Chunked {
             pk,
-            chunk_points: DEFAULT_CHUNK_POINTS,
-        },
-        _ => {
-            Bases::Prepared(clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau)))
+            chunk_points: opts.chunk_points.unwrap_or(DEFAULT_CHUNK_POINTS),
         }
+    } else {
+        Bases::Prepared(clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau)))
     };
 
     // Round 1: wires, a(X), b(X), c(X).

@@ -300,6 +300,7 @@ impl<E: PairingCurve> ProvingKey<E> {
 
         let ptau_at = table.require(file, 14)?.offset;
         let c14 = ctx.section("section 14 (powers of tau)");
+        let lean = matches!(points, Points::InFile(_));
         let (check, ptau) = match points {
             Points::Held(choose) => {
                 let ptau_bytes = section_bytes(source.as_ref(), &table, 14, file)?;
@@ -343,7 +344,6 @@ impl<E: PairingCurve> ProvingKey<E> {
                 (check, Vec::new())
             }
         };
-        let lean = ptau.is_empty();
         let point = |bytes: &[u8], what: &str| {
             decode_point::<E::G1>(bytes, check, &c2)
                 .map_err(|e| e.in_section(format!("section 2 ({what})")))
