@@ -36,7 +36,7 @@ mod with_mpi {
     use crate::args::ProveJob;
     use crate::cmd::groth16::name;
     use crate::memory;
-    use crate::progress::print_timings;
+    use crate::progress::{eprint_whole, format_timings};
 
     /// Largest piece one MPI message carries (MPI counts in a C `int`).
     const PIECE: usize = 1 << 28;
@@ -238,8 +238,9 @@ mod with_mpi {
         )
         .with_context(|| format!("proving with {file}"))?;
         let mib = |b: u64| b as f64 / (1 << 20) as f64;
-        eprintln!(
-            "rank {rank} of {ranks}: sent {:.2} MiB, received {:.2} MiB, {:.2} s",
+        // One write for the whole report: the ranks share mpirun's stderr.
+        let mut text = format!(
+            "rank {rank} of {ranks}: sent {:.2} MiB, received {:.2} MiB, {:.2} s\n",
             mib(report.sent),
             mib(report.received),
             start.elapsed().as_secs_f64()
@@ -249,9 +250,10 @@ mod with_mpi {
             write_public_json(&p.public, &z[1..=view.n_public])?;
         }
         if p.flags.timings {
-            eprintln!("rank {rank} of {ranks}, phases:");
-            print_timings(&report.timings.phases, &[], start.elapsed());
+            text += &format!("rank {rank} of {ranks}, phases:\n");
+            text += &format_timings(&report.timings.phases, &[], start.elapsed());
         }
+        eprint_whole(&text);
         Ok(())
     }
 }

@@ -53,6 +53,15 @@ pub fn print_timings(
     overlapping: &[(&'static str, &'static str, Duration)],
     total: Duration,
 ) {
+    eprint_whole(&format_timings(phases, overlapping, total));
+}
+
+/// [`print_timings`]' text: a line a phase, then the total and the peak memory.
+pub fn format_timings(
+    phases: &[(&'static str, Duration)],
+    overlapping: &[(&'static str, &'static str, Duration)],
+    total: Duration,
+) -> String {
     // One column wide enough for the longest name.
     let w = phases
         .iter()
@@ -61,24 +70,34 @@ pub fn print_timings(
         .max()
         .unwrap_or(0)
         .max(28);
+    let mut out = String::new();
     for (label, d) in phases {
-        eprintln!("  {label:<w$} {:>10.2} ms", d.as_secs_f64() * 1e3);
+        out += &format!("  {label:<w$} {:>10.2} ms\n", d.as_secs_f64() * 1e3);
         for (_, part, d) in overlapping.iter().filter(|(phase, _, _)| phase == label) {
-            eprintln!(
-                "    {part:<w2$} {:>10.2} ms (overlapping)",
+            out += &format!(
+                "    {part:<w2$} {:>10.2} ms (overlapping)\n",
                 d.as_secs_f64() * 1e3,
                 w2 = w - 2
             );
         }
     }
-    eprintln!("  {:<w$} {:>10.2} ms", "total", total.as_secs_f64() * 1e3);
+    out += &format!("  {:<w$} {:>10.2} ms\n", "total", total.as_secs_f64() * 1e3);
     if let Some(peak) = crate::memory::peak_rss() {
-        eprintln!(
-            "  {:<w$} {:>10.1} MiB",
+        out += &format!(
+            "  {:<w$} {:>10.1} MiB\n",
             "peak memory (RSS)",
             peak as f64 / (1 << 20) as f64
         );
     }
+    out
+}
+
+/// Writes `text` to stderr in one call, so that processes sharing the stream (the ranks
+/// of an MPI job) do not interleave inside it.
+pub fn eprint_whole(text: &str) {
+    use std::io::Write;
+    // Nothing to do if stderr is gone.
+    std::io::stderr().lock().write_all(text.as_bytes()).ok();
 }
 
 /// Concurrent parts that all ran inside one phase, in [`print_timings`]' form.
