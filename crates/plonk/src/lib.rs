@@ -17,6 +17,7 @@ pub mod json;
 mod keys;
 pub mod prover;
 mod quotient;
+mod quotient_lanes;
 pub mod setup;
 pub mod source;
 pub mod transcript;

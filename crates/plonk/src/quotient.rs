@@ -258,9 +258,19 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                 .collect(),
         };
         let b = self.b;
-        // The blinding scalars times Z_H on this coset.
-        let bz: Vec<Fr<E>> = b.iter().map(|v| *v * zh).collect();
         let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
+        let off_h = OffH {
+            alpha,
+            beta,
+            gamma,
+            k1b: self.k1b,
+            k2b: self.k2b,
+            omega: self.omega,
+            l1c: zh_over_n * self.alpha2,
+            zh_inv,
+            // The blinding scalars times Z_H on this coset.
+            bz: core::array::from_fn(|k| b.get(k).map_or(Fr::<E>::ZERO, |v| *v * zh)),
+        };
         wa.par_chunks_mut(BLOCK)
             .zip(wb.par_chunks_mut(BLOCK))
             .enumerate()
@@ -279,40 +289,61 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     .map(|k| read(Extended::Sigma(k)))
                     .collect::<Result<_, _>>()?;
                 let x0 = shift * self.omega.pow_u64(m0 as u64);
-                let mut inv = Vec::new();
                 if j > 0 {
-                    inv.reserve(len * n_roots);
+                    // 1/(x − ωᵏ) for every point and root, in one inversion.
+                    let mut inv = Vec::with_capacity(len * n_roots);
                     let mut x = x0;
                     for _ in 0..len {
                         inv.extend(roots.iter().map(|r| x - *r));
                         x *= self.omega;
                     }
                     batch_inverse(&mut inv);
-                }
-                let mut inv_rows = inv.chunks_exact(n_roots);
-
-                let mut x = x0;
-                // The z blinding at xω is the next point's z blinding.
-                let mut zpz_next = Fr::<E>::ZERO;
-                for m in 0..len {
-                    let mm = m0 + m;
-                    let (l1, pi_x) = if j == 0 {
-                        let l1 = if mm == 0 { Fr::<E>::ONE } else { Fr::<E>::ZERO };
-                        (l1, self.public.get(mm).map_or(Fr::<E>::ZERO, |v| -*v))
-                    } else {
-                        let row = inv_rows.next().expect("one row per point off H");
-                        let pi_x = match pi {
-                            Some(v) => v[mm],
-                            None => {
+                    let pi_x: Vec<Fr<E>> = match pi {
+                        Some(v) => v[m0..m0 + len].to_vec(),
+                        None if n_public == 0 => Vec::new(),
+                        None => inv
+                            .chunks_exact(n_roots)
+                            .map(|row| {
                                 let sum = pub_roots
                                     .iter()
                                     .zip(row)
                                     .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r);
                                 -(zh_over_n * sum)
-                            }
-                        };
-                        (zh_over_n * row[0], pi_x)
+                            })
+                            .collect(),
                     };
+                    let inv0: Vec<Fr<E>> = if n_roots == 1 {
+                        inv
+                    } else {
+                        inv.iter().step_by(n_roots).copied().collect()
+                    };
+                    // z at xω: the next point's z (the last block wraps around).
+                    let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
+                    let block = OffHBlock {
+                        q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
+                        s: [&s[0][..], &s[1], &s[2]],
+                        c: &wc[m0..m0 + len],
+                        z: &wz[m0..m0 + len],
+                        zw: &zw,
+                        inv0: &inv0,
+                        pi: &pi_x,
+                        x0,
+                    };
+                    let done = crate::quotient_lanes::off_h_points(&off_h, &block, oa, ob);
+                    off_h_points(
+                        &off_h,
+                        &block.from(done, self.omega),
+                        &mut oa[done..],
+                        &mut ob[done..],
+                    );
+                    return Ok(());
+                }
+
+                let mut x = x0;
+                for m in 0..len {
+                    let mm = m0 + m;
+                    let l1 = if mm == 0 { Fr::<E>::ONE } else { Fr::<E>::ZERO };
+                    let pi_x = self.public.get(mm).map_or(Fr::<E>::ZERO, |v| -*v);
                     let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| q[k][m]);
                     let l1a = l1 * self.alpha2;
                     // The factors' parts that do not depend on the wires.
@@ -326,74 +357,143 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                         let e3 = (a + sigma[0]) * (bb + sigma[1]) * ((c + sigma[2]) * zw);
                         (e1, e1 + (e2 - e3) * alpha + (z - Fr::<E>::ONE) * l1a)
                     };
-                    if j == 0 {
-                        // On H: the numerator of the wires (unblinded there) must vanish;
-                        // tz is the first-order term of the blinded products.
-                        let (a, bb, c, z) = (oa[m], ob[m], wc[mm], wz[mm]);
-                        let zw = wz[(mm + 1) % n];
-                        let (e1, t) = numerator([a, bb, c, z, zw]);
-                        if !e1.is_zero() {
-                            let wire = |k: usize| self.pk.maps[k].get(mm).copied().unwrap_or(0);
-                            return Err(ProveError::GateUnsatisfied {
-                                gate: mm,
-                                gates: self.pk.n_constraints,
-                                n_public,
-                                a: wire(0),
-                                b: wire(1),
-                                c: wire(2),
-                            });
-                        }
-                        if !t.is_zero() {
-                            return Err(ProveError::Key(format!(
-                                "the quotient's numerator is not zero at point {mm} of H \
-                                 although its gate holds (the copy constraints were checked)"
-                            )));
-                        }
-                        let ap = b[2] + b[1] * x;
-                        let bp = b[4] + b[3] * x;
-                        let cp = b[6] + b[5] * x;
-                        let zp = (b[7] * x + b[8]) * x + b[9];
-                        let zwp = (b[7] * xw + b[8]) * xw + b[9];
-                        let e1z = (ap * bb + a * bp) * qm + ap * ql + bp * qr + cp * qo;
-                        let e2z =
-                            first_order([a + id[0], bb + id[1], c + id[2], z], [ap, bp, cp, zp]);
-                        let e3z = first_order(
-                            [a + sigma[0], bb + sigma[1], c + sigma[2], zw],
-                            [ap, bp, cp, zwp],
-                        );
-                        oa[m] = Fr::<E>::ZERO;
-                        ob[m] = e1z + (e2z - e3z) * alpha + zp * l1a;
-                    } else {
-                        // Off H the values are of the blinded polynomials; the blindings
-                        // there are (b₂ + b₁x)·Z_H etc., Z_H a constant, so the numerator
-                        // of the blinded values less that of the unblinded ones, over
-                        // Z_H, is tz.
-                        let zpz = if m == 0 {
-                            (bz[7] * x + bz[8]) * x + bz[9]
-                        } else {
-                            zpz_next
-                        };
-                        let zwpz = (bz[7] * xw + bz[8]) * xw + bz[9];
-                        zpz_next = zwpz;
-                        let blinded = [oa[m], ob[m], wc[mm], wz[mm], wz[(mm + 1) % n]];
-                        let blinding = [
-                            bz[2] + bz[1] * x,
-                            bz[4] + bz[3] * x,
-                            bz[6] + bz[5] * x,
-                            zpz,
-                            zwpz,
-                        ];
-                        let unblinded: [Fr<E>; 5] =
-                            core::array::from_fn(|k| blinded[k] - blinding[k]);
-                        let (_, t) = numerator(unblinded);
-                        let (_, full) = numerator(blinded);
-                        oa[m] = t;
-                        ob[m] = (full - t) * zh_inv;
+                    // On H: the numerator of the wires (unblinded there) must vanish;
+                    // tz is the first-order term of the blinded products.
+                    let (a, bb, c, z) = (oa[m], ob[m], wc[mm], wz[mm]);
+                    let zw = wz[(mm + 1) % n];
+                    let (e1, t) = numerator([a, bb, c, z, zw]);
+                    if !e1.is_zero() {
+                        let wire = |k: usize| self.pk.maps[k].get(mm).copied().unwrap_or(0);
+                        return Err(ProveError::GateUnsatisfied {
+                            gate: mm,
+                            gates: self.pk.n_constraints,
+                            n_public,
+                            a: wire(0),
+                            b: wire(1),
+                            c: wire(2),
+                        });
                     }
+                    if !t.is_zero() {
+                        return Err(ProveError::Key(format!(
+                            "the quotient's numerator is not zero at point {mm} of H \
+                             although its gate holds (the copy constraints were checked)"
+                        )));
+                    }
+                    let ap = b[2] + b[1] * x;
+                    let bp = b[4] + b[3] * x;
+                    let cp = b[6] + b[5] * x;
+                    let zp = (b[7] * x + b[8]) * x + b[9];
+                    let zwp = (b[7] * xw + b[8]) * xw + b[9];
+                    let e1z = (ap * bb + a * bp) * qm + ap * ql + bp * qr + cp * qo;
+                    let e2z = first_order([a + id[0], bb + id[1], c + id[2], z], [ap, bp, cp, zp]);
+                    let e3z = first_order(
+                        [a + sigma[0], bb + sigma[1], c + sigma[2], zw],
+                        [ap, bp, cp, zwp],
+                    );
+                    oa[m] = Fr::<E>::ZERO;
+                    ob[m] = e1z + (e2z - e3z) * alpha + zp * l1a;
                     x *= self.omega;
                 }
                 Ok(())
             })
+    }
+}
+
+/// The constants of the points off `H` on one coset.
+pub(crate) struct OffH<F> {
+    pub alpha: F,
+    pub beta: F,
+    pub gamma: F,
+    pub k1b: F,
+    pub k2b: F,
+    pub omega: F,
+    /// `Z_H·α²/n`: `α²·L₁(x) = l1c/(x − 1)`.
+    pub l1c: F,
+    /// `1/Z_H`.
+    pub zh_inv: F,
+    /// The blinding scalars `b₁ … b₉` times `Z_H` (index 0 unused).
+    pub bz: [F; 10],
+}
+
+/// One block of consecutive points off `H`: the key's and the wires' values there.
+pub(crate) struct OffHBlock<'a, F> {
+    /// `q_M, q_L, q_R, q_O, q_C`.
+    pub q: [&'a [F]; 5],
+    pub s: [&'a [F]; 3],
+    pub c: &'a [F],
+    pub z: &'a [F],
+    /// `z` at `xω`.
+    pub zw: &'a [F],
+    /// `1/(x − 1)`.
+    pub inv0: &'a [F],
+    /// `PI(x)`, or empty when there are no public inputs.
+    pub pi: &'a [F],
+    /// The block's first point.
+    pub x0: F,
+}
+
+impl<F: Field> OffHBlock<'_, F> {
+    /// The points from `start` on.
+    pub(crate) fn from(&self, start: usize, omega: F) -> Self {
+        OffHBlock {
+            q: self.q.map(|v| &v[start..]),
+            s: self.s.map(|v| &v[start..]),
+            c: &self.c[start..],
+            z: &self.z[start..],
+            zw: &self.zw[start..],
+            inv0: &self.inv0[start..],
+            pi: self.pi.get(start..).unwrap_or(&[]),
+            x0: self.x0 * omega.pow_u64(start as u64),
+        }
+    }
+}
+
+/// The points off `H` of one block, one at a time: `oa`, `ob` hold the blinded `a, b`
+/// and receive the numerator of the unblinded values (`t`) and `tz` — the numerator of
+/// the blinded values less `t`, over `Z_H` (the blindings there are `(b₂ + b₁x)·Z_H`
+/// etc., `Z_H` a constant). The lanes version (`quotient_lanes`) must agree with it.
+pub(crate) fn off_h_points<F: Field>(
+    k: &OffH<F>,
+    blk: &OffHBlock<'_, F>,
+    oa: &mut [F],
+    ob: &mut [F],
+) {
+    let bz = &k.bz;
+    let mut x = blk.x0;
+    let mut zpz = (bz[7] * x + bz[8]) * x + bz[9];
+    for m in 0..oa.len() {
+        let [qm, ql, qr, qo, qc] = blk.q.map(|v| v[m]);
+        let pi_x = blk.pi.get(m).copied().unwrap_or(F::ZERO);
+        let l1a = k.l1c * blk.inv0[m];
+        let id = [
+            k.beta * x + k.gamma,
+            k.k1b * x + k.gamma,
+            k.k2b * x + k.gamma,
+        ];
+        let sigma = blk.s.map(|v| k.beta * v[m] + k.gamma);
+        let numerator = |[a, bb, c, z, zw]: [F; 5]| {
+            let e1 = a * bb * qm + a * ql + bb * qr + c * qo + pi_x + qc;
+            let e2 = (a + id[0]) * (bb + id[1]) * ((c + id[2]) * z);
+            let e3 = (a + sigma[0]) * (bb + sigma[1]) * ((c + sigma[2]) * zw);
+            e1 + (e2 - e3) * k.alpha + (z - F::ONE) * l1a
+        };
+        let xw = x * k.omega;
+        // The z blinding at xω is the next point's.
+        let zwpz = (bz[7] * xw + bz[8]) * xw + bz[9];
+        let blinded = [oa[m], ob[m], blk.c[m], blk.z[m], blk.zw[m]];
+        let blinding = [
+            bz[2] + bz[1] * x,
+            bz[4] + bz[3] * x,
+            bz[6] + bz[5] * x,
+            zpz,
+            zwpz,
+        ];
+        let t = numerator(core::array::from_fn(|i| blinded[i] - blinding[i]));
+        let full = numerator(blinded);
+        oa[m] = t;
+        ob[m] = (full - t) * k.zh_inv;
+        zpz = zwpz;
+        x = xw;
     }
 }
 

@@ -143,6 +143,198 @@ where
     }
 }
 
+/// `p` as four words, from its radix-2^52 limbs.
+fn modulus_words<F: IfmaField<4, 5>>() -> [u64; 4] {
+    let l = F::IFMA.p;
+    let mut w = [0u64; 4];
+    for (k, limb) in l.iter().enumerate() {
+        let bit = 52 * k;
+        let (i, sh) = (bit / 64, bit % 64);
+        w[i] |= limb << sh;
+        if sh > 12 && i + 1 < 4 {
+            w[i + 1] |= limb >> (64 - sh);
+        }
+    }
+    w
+}
+
+/// `a + b` on four words (no overflow: the callers stay below `2^256`).
+fn add_words(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut carry = 0u128;
+    for i in 0..4 {
+        let t = a[i] as u128 + b[i] as u128 + carry;
+        out[i] = t as u64;
+        carry = t >> 64;
+    }
+    assert_eq!(carry, 0, "lazy test value overflowed 256 bits");
+    out
+}
+
+/// Whether `a < b` as integers.
+fn lt_words(a: [u64; 4], b: [u64; 4]) -> bool {
+    (0..4).rev().map(|i| a[i].cmp(&b[i])).find(|o| o.is_ne()) == Some(core::cmp::Ordering::Less)
+}
+
+/// `k·p`.
+fn multiple(p: [u64; 4], k: u64) -> [u64; 4] {
+    (0..k).fold([0u64; 4], |acc, _| add_words(acc, p))
+}
+
+/// The element whose lazy representative (`< 8p`) are the words `w`.
+fn reduce_words<F: IfmaField<4, 5>>(mut w: [u64; 4]) -> F {
+    let p = modulus_words::<F>();
+    while !lt_words(w, p) {
+        let mut borrow = 0i128;
+        for i in 0..4 {
+            let t = w[i] as i128 - p[i] as i128 + borrow;
+            w[i] = t as u64;
+            borrow = t >> 64;
+        }
+    }
+    F::from_raw_limbs(w)
+}
+
+/// `len` lazy values below `k_max·p`: random and edge elements plus a random multiple of
+/// `p`, and the largest value, `k_max·p − 1`, at every seventh place.
+fn lazy_row<F: IfmaField<4, 5>>(rng: &mut ChaCha20Rng, len: usize, k_max: u64) -> Vec<[u64; 4]> {
+    use rand::Rng;
+    let p = modulus_words::<F>();
+    let edges = edge_elements::<F>();
+    (0..len)
+        .map(|i| {
+            if i % 7 == 3 {
+                return add_words((-F::ONE).raw_limbs(), multiple(p, k_max - 1));
+            }
+            let x = if i % 5 == 0 {
+                edges[i / 5 % edges.len()]
+            } else {
+                F::random(&mut *rng)
+            };
+            add_words(x.raw_limbs(), multiple(p, rng.gen_range(0..k_max)))
+        })
+        .collect()
+}
+
+/// Checks lanes' results against the field: equal modulo `p`, below `bound·p`, canonical
+/// when `bound` is 1.
+fn check_row<F: IfmaField<4, 5>>(what: &str, got: &[[u64; 4]], want: &[F], bound: u64) {
+    let limit = multiple(modulus_words::<F>(), bound);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            lt_words(*g, limit),
+            "{what}: element {i} not below {bound}p"
+        );
+        assert_eq!(reduce_words::<F>(*g), *w, "{what}: element {i}");
+    }
+}
+
+/// The NTT butterflies on IFMA lanes (`fastzk_field::ifma::ntt`) against the field, on
+/// lazy inputs up to the bounds the kernels accept: `ct_quad` in each of its four
+/// variants, `ct_rows` and `gs_rows` with and without the common factor, last level or
+/// not, on rows of 8 and 24 elements.
+///
+/// # Panics
+/// On the first element that differs or leaves its range. For `V = __m512i` the caller
+/// must have checked [`hardware`].
+pub fn ntt_lanes_match_scalar<F: IfmaField<4, 5>, V: Avx512>() {
+    use fastzk_field::ifma::ntt as lanes;
+    let mut rng = rng(254);
+    let m = F::IFMA;
+    let tw = |s: F| lanes::twiddle(s.to_ifma().raw_limbs());
+    let words = |v: &mut Vec<[u64; 4]>| v.as_mut_ptr() as *mut u64;
+    let value = |v: &[[u64; 4]]| -> Vec<F> { v.iter().map(|w| reduce_words::<F>(*w)).collect() };
+    for case in 0..200 {
+        let len = if case % 2 == 0 { 8 } else { 24 };
+        let (one, last) = (case % 4 >= 2, case % 8 >= 4);
+        let s: [F; 3] = if one {
+            [F::ONE, F::ONE, F::random(&mut rng)]
+        } else {
+            core::array::from_fn(|_| F::random(&mut rng))
+        };
+        // Forward, two levels: inputs below 4p.
+        let mut rows: [Vec<[u64; 4]>; 4] =
+            core::array::from_fn(|_| lazy_row::<F>(&mut rng, len, 4));
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| value(&rows[k]));
+        let ptrs = [0, 1, 2, 3].map(|k| rows[k].as_mut_ptr() as *mut u64);
+        let t = s.map(tw);
+        // SAFETY: each row holds `len` elements; the model runs anywhere, the
+        // instructions only where the caller checked.
+        unsafe {
+            match (one, last) {
+                (true, true) => lanes::ct_quad::<V, true, true>(ptrs, len, &t, &m),
+                (true, false) => lanes::ct_quad::<V, true, false>(ptrs, len, &t, &m),
+                (false, true) => lanes::ct_quad::<V, false, true>(ptrs, len, &t, &m),
+                (false, false) => lanes::ct_quad::<V, false, false>(ptrs, len, &t, &m),
+            }
+        }
+        let bound = if last { 1 } else { 4 };
+        let mut want: [Vec<F>; 4] = core::array::from_fn(|_| Vec::new());
+        for i in 0..len {
+            let (y0, y2) = (a[i] + s[0] * c[i], a[i] - s[0] * c[i]);
+            let (y1, y3) = (b[i] + s[0] * d[i], b[i] - s[0] * d[i]);
+            want[0].push(y0 + s[1] * y1);
+            want[1].push(y0 - s[1] * y1);
+            want[2].push(y2 + s[2] * y3);
+            want[3].push(y2 - s[2] * y3);
+        }
+        for k in 0..4 {
+            check_row(
+                &format!("ct_quad case {case} row {k}"),
+                &rows[k],
+                &want[k],
+                bound,
+            );
+        }
+
+        // Forward, one level.
+        let (mut lo, mut hi) = (
+            lazy_row::<F>(&mut rng, len, 4),
+            lazy_row::<F>(&mut rng, len, 4),
+        );
+        let (x, y) = (value(&lo), value(&hi));
+        let (pl, ph) = (words(&mut lo), words(&mut hi));
+        // SAFETY: as above.
+        unsafe {
+            if last {
+                lanes::ct_rows::<V, true>(pl, ph, len, &t[2], &m)
+            } else {
+                lanes::ct_rows::<V, false>(pl, ph, len, &t[2], &m)
+            }
+        }
+        let wl: Vec<F> = (0..len).map(|i| x[i] + s[2] * y[i]).collect();
+        let wh: Vec<F> = (0..len).map(|i| x[i] - s[2] * y[i]).collect();
+        check_row(&format!("ct_rows case {case} lo"), &lo, &wl, bound);
+        check_row(&format!("ct_rows case {case} hi"), &hi, &wh, bound);
+
+        // Inverse, one level: inputs below 2p; the common factor only on a last level.
+        let scaled = last && case % 3 == 0;
+        let cf = F::random(&mut rng);
+        let (mut lo, mut hi) = (
+            lazy_row::<F>(&mut rng, len, 2),
+            lazy_row::<F>(&mut rng, len, 2),
+        );
+        let (u, v) = (value(&lo), value(&hi));
+        let (pl, ph) = (words(&mut lo), words(&mut hi));
+        let scale = (tw(cf), tw(s[2] * cf));
+        let sc = scaled.then_some(&scale);
+        // SAFETY: as above.
+        unsafe {
+            if last {
+                lanes::gs_rows::<V, true>(pl, ph, len, &t[2], sc, &m)
+            } else {
+                lanes::gs_rows::<V, false>(pl, ph, len, &t[2], sc, &m)
+            }
+        }
+        let k = if scaled { cf } else { F::ONE };
+        let wl: Vec<F> = (0..len).map(|i| (u[i] + v[i]) * k).collect();
+        let wh: Vec<F> = (0..len).map(|i| (u[i] - v[i]) * s[2] * k).collect();
+        let bound = if last { 1 } else { 2 };
+        check_row(&format!("gs_rows case {case} lo"), &lo, &wl, bound);
+        check_row(&format!("gs_rows case {case} hi"), &hi, &wh, bound);
+    }
+}
+
 /// `from_ifma ∘ to_ifma` is the identity (no vectors involved).
 pub fn conversions_round_trip<F: IfmaField<W, L>, const W: usize, const L: usize>() {
     let mut rng = rng(5);
@@ -286,6 +478,23 @@ macro_rules! ifma_field_trials {
     }};
 }
 
+/// The NTT lane suite for a 4-limb field with two spare bits, on the model and on the
+/// instructions, as trials named `{name}::ntt_lanes_match_scalar`.
+#[macro_export]
+macro_rules! ntt_lane_trials {
+    ($trials:expr, $name:literal, $f:ty) => {{
+        let t: &mut $crate::ifma::Trials = $trials;
+        t.on_model(concat!($name, "::ntt_lanes_match_scalar"), || {
+            $crate::ifma::ntt_lanes_match_scalar::<$f, $crate::fastzk_field::ifma::Model>()
+        });
+        // Registered on every host, so that elsewhere it is reported ignored.
+        t.on_avx512(concat!($name, "::ntt_lanes_match_scalar"), || {
+            #[cfg(target_arch = "x86_64")]
+            $crate::ifma::ntt_lanes_match_scalar::<$f, core::arch::x86_64::__m512i>()
+        });
+    }};
+}
+
 /// The lane field suite for `Lanes<field, W, L>` (`Fq8` or `Fq2x8`), on the model and on
 /// the instructions, as trials named `{name}::…`.
 #[macro_export]
@@ -391,7 +600,7 @@ pub fn model_matches_avx512() {
                     same(stringify!($op), a, b, Hw::$op(ha, hb, hc), Model::$op(ma, mb, mc));
                 )*};
             }
-            ternary!(madd52lo, madd52hi);
+            ternary!(madd52lo, madd52hi, permutex2var);
             macro_rules! shifts {
                 ($($n:literal),*) => {$(
                     same(concat!("srli ", $n), a, b, Hw::srli::<$n>(ha), Model::srli::<$n>(ma));

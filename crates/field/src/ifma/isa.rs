@@ -77,6 +77,9 @@ pub trait Avx512: Copy {
     /// `_mm512_mask_i64scatter_epi64::<1>`: lane `l` of `v` to `base + offsets[l]` in
     /// masked lanes, lowest lane first.
     unsafe fn scatter(base: *mut u8, mask: u8, offsets: Self, v: Self);
+    /// `_mm512_permutex2var_epi64(a, idx, b)`: lane `l` is lane `idx[l] mod 8` of `a`
+    /// when bit 3 of `idx[l]` is clear, of `b` when set.
+    unsafe fn permutex2var(a: Self, idx: Self, b: Self) -> Self;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -190,6 +193,10 @@ mod hardware {
         #[inline(always)]
         unsafe fn scatter(base: *mut u8, mask: u8, offsets: Self, v: Self) {
             _mm512_mask_i64scatter_epi64::<1>(base as *mut _, mask, offsets, v)
+        }
+        #[inline(always)]
+        unsafe fn permutex2var(a: Self, idx: Self, b: Self) -> Self {
+            _mm512_permutex2var_epi64(a, idx, b)
         }
     }
 }
@@ -325,6 +332,16 @@ mod model {
                     (at as *mut u64).write_unaligned(v.0[l]);
                 }
             }
+        }
+        unsafe fn permutex2var(a: Self, idx: Self, b: Self) -> Self {
+            Model(core::array::from_fn(|l| {
+                let i = (idx.0[l] & 15) as usize;
+                if i < 8 {
+                    a.0[i]
+                } else {
+                    b.0[i - 8]
+                }
+            }))
         }
     }
 }

@@ -114,7 +114,12 @@ unsafe fn scatter_words<V: Avx512, const W: usize>(
 
 #[inline(always)]
 unsafe fn load_vecs<V: Avx512, const N: usize>(src: *const V) -> [V; N] {
-    core::array::from_fn(|k| V::load(src.add(k)))
+    // A loop, not a closure, so that the loads inline under the caller's target features.
+    let mut out = [V::zero(); N];
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = V::load(src.add(k));
+    }
+    out
 }
 
 /// Eight elements of a prime field with an `L`-limb IFMA form.

@@ -28,6 +28,7 @@ use crate::Field;
 
 pub mod isa;
 pub mod lanes;
+pub mod ntt;
 
 pub use isa::Avx512;
 #[cfg(any(test, feature = "ifma-model"))]
@@ -67,7 +68,8 @@ pub struct IfmaModulus<const W: usize, const L: usize> {
     pub from_factor: [u64; L],
 }
 
-const fn to_radix52<const W: usize, const L: usize>(w: &[u64; W]) -> [u64; L] {
+/// A `W`-word integer (`< 2^(52L)`) as `L` radix-2^52 limbs.
+pub const fn to_radix52<const W: usize, const L: usize>(w: &[u64; W]) -> [u64; L] {
     let mut out = [0u64; L];
     let mut k = 0;
     while k < L {
@@ -447,7 +449,13 @@ pub unsafe fn blend<V: Avx512, const L: usize>(
     a: &Lanes<V, L>,
     b: &Lanes<V, L>,
 ) -> Lanes<V, L> {
-    core::array::from_fn(|k| V::blend(mask, a[k], b[k]))
+    // A loop, not `array::from_fn`: a closure does not inherit the caller's target
+    // features, so without LTO its intrinsics would not inline.
+    let mut r = *a;
+    for k in 0..L {
+        r[k] = V::blend(mask, a[k], b[k]);
+    }
+    r
 }
 
 /// `a − q` where that is non-negative, else `a` (lane-wise).

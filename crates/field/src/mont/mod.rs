@@ -57,6 +57,9 @@ fn select<const N: usize>(cond: bool, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
 }
 
 /// An element of the prime field described by `P`, in Montgomery form, always `< p`.
+/// `repr(transparent)`: slices of elements are slices of `[u64; N]` (the IFMA NTT
+/// kernels read them as words).
+#[repr(transparent)]
 pub struct Fp<P: MontConfig<N>, const N: usize> {
     limbs: [u64; N],
     _config: PhantomData<P>,

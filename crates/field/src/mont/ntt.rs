@@ -3,13 +3,65 @@
 //! values in `[0, 2p)` between levels (one `2p` conditional subtraction per butterfly,
 //! [`Fp::mul_lazy`], no other reduction), two levels at a time, and only a transform's
 //! last level canonicalises. Fields with one spare bit keep the reduced defaults.
+//!
+//! On a CPU with AVX-512 IFMA, 4-limb fields with two spare bits (BN254) run the rows of
+//! `ct_quad`, `ct_rows` and `gs_rows` eight columns at a time on the IFMA lanes
+//! (`ifma::ntt`, same ranges in memory); the remaining columns and the blocks shorter than
+//! eight stay on the scalar kernels below.
 
 use super::{Fp, MontConfig};
+use crate::ifma::{ntt as lanes, IfmaModulus};
 use crate::ntt::{reduced, same_len, NttField, NttResult};
+use crate::traits::Field;
+
+/// The first four limbs of a modulus (the whole modulus when `N = 4`).
+const fn first4<const N: usize>(m: &[u64; N]) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut i = 0;
+    while i < 4 && i < N {
+        out[i] = m[i];
+        i += 1;
+    }
+    out
+}
+
+/// The IFMA lanes' constants for the field `P`: only for four limbs and two spare bits
+/// (the lazy ranges need `4p < 2^256`).
+struct Lanes<P, const N: usize>(core::marker::PhantomData<P>);
+
+impl<P: MontConfig<N>, const N: usize> Lanes<P, N> {
+    const MODULUS: Option<IfmaModulus<4, 5>> = if N == 4 && Fp::<P, N>::LAZY_NTT {
+        Some(IfmaModulus::new(first4(&P::MODULUS)))
+    } else {
+        None
+    };
+}
 
 impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     /// Whether the lazy butterflies are sound for this field.
     const LAZY_NTT: bool = Self::SPARE_BITS >= 2;
+
+    /// The lanes' modulus when rows run on the IFMA lanes: 4 limbs, two spare bits, a
+    /// CPU with IFMA.
+    #[inline(always)]
+    fn ifma_lanes() -> Option<&'static IfmaModulus<4, 5>> {
+        match &Lanes::<P, N>::MODULUS {
+            Some(m) if cfg!(target_arch = "x86_64") && crate::ifma::is_supported() => Some(m),
+            _ => None,
+        }
+    }
+
+    /// `s` as the lanes' twiddle: its IFMA form `s·2^shift` (`shift = 4` for four limbs).
+    fn lane_twiddle(s: &Self, m: &IfmaModulus<4, 5>) -> lanes::Twiddle {
+        let t = (0..m.shift).fold(*s, |t, _| t.double());
+        lanes::twiddle(first4(&t.limbs))
+    }
+
+    /// The rows' words, for the lanes (`Fp` is `repr(transparent)` over `[u64; N]`).
+    #[inline(always)]
+    fn words(x: &mut [Self]) -> *mut u64 {
+        x.as_mut_ptr() as *mut u64
+    }
 
     /// `y·s` in `[0, 2p)` for any `y < R` and canonical `s`, on the backend fixed by
     /// `ADX`.
@@ -95,6 +147,25 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
             return reduced::ct_rows(lo, hi, s);
         }
         same_len(lo.len(), hi.len())?;
+        let lanes_m = Self::ifma_lanes().filter(|_| lo.len() >= 8);
+        let (lo, hi) = if let Some(m) = lanes_m {
+            let len = lo.len() & !7;
+            let tw = Self::lane_twiddle(&s, m);
+            let (pl, ph) = (Self::words(lo), Self::words(hi));
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: IFMA is present (`ifma_lanes`); `lo` and `hi` are distinct slices of
+            // at least `len` elements of four words (N = 4).
+            unsafe {
+                if last {
+                    lanes::ct_rows_avx512::<true>(pl, ph, len, &tw, m)
+                } else {
+                    lanes::ct_rows_avx512::<false>(pl, ph, len, &tw, m)
+                }
+            }
+            (&mut lo[len..], &mut hi[len..])
+        } else {
+            (lo, hi)
+        };
         for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
             let x = l.reduce_below_2p();
             let t = h.mul_lazy(&s);
@@ -122,6 +193,34 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
             same_len(a.len(), len)?;
         }
         let one = s == Self::ONE && s0 == Self::ONE;
+        let lanes_m = Self::ifma_lanes().filter(|_| a.len() >= 8);
+        let [a, b, c, d] = if let Some(m) = lanes_m {
+            let len = a.len() & !7;
+            let tw = twiddles.map(|t| Self::lane_twiddle(&t, m));
+            let rows = [
+                Self::words(a),
+                Self::words(b),
+                Self::words(c),
+                Self::words(d),
+            ];
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: IFMA is present (`ifma_lanes`); the quarters are distinct slices of
+            // at least `len` elements of four words (N = 4).
+            unsafe {
+                match (one, last) {
+                    (true, true) => lanes::ct_quad_avx512::<true, true>(rows, len, &tw, m),
+                    (true, false) => lanes::ct_quad_avx512::<true, false>(rows, len, &tw, m),
+                    (false, true) => lanes::ct_quad_avx512::<false, true>(rows, len, &tw, m),
+                    (false, false) => lanes::ct_quad_avx512::<false, false>(rows, len, &tw, m),
+                }
+            }
+            if len == a.len() {
+                return Ok(());
+            }
+            [&mut a[len..], &mut b[len..], &mut c[len..], &mut d[len..]]
+        } else {
+            [a, b, c, d]
+        };
         macro_rules! go {
             ($($adx:literal, $one:literal, $last:literal);*) => {
                 match (crate::cpu::adx(), one, last) {
@@ -172,6 +271,26 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
             return reduced::gs_rows(lo, hi, s, c);
         }
         same_len(lo.len(), hi.len())?;
+        let lanes_m = Self::ifma_lanes().filter(|_| lo.len() >= 8);
+        let (lo, hi) = if let Some(m) = lanes_m {
+            let len = lo.len() & !7;
+            let tw = Self::lane_twiddle(&s, m);
+            let scale = c.map(|c| (Self::lane_twiddle(&c, m), Self::lane_twiddle(&(s * c), m)));
+            let (pl, ph) = (Self::words(lo), Self::words(hi));
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: IFMA is present (`ifma_lanes`); `lo` and `hi` are distinct slices of
+            // at least `len` elements of four words (N = 4).
+            unsafe {
+                if last {
+                    lanes::gs_rows_avx512::<true>(pl, ph, len, &tw, scale.as_ref(), m)
+                } else {
+                    lanes::gs_rows_avx512::<false>(pl, ph, len, &tw, scale.as_ref(), m)
+                }
+            }
+            (&mut lo[len..], &mut hi[len..])
+        } else {
+            (lo, hi)
+        };
         match c {
             None => {
                 for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
