@@ -76,12 +76,6 @@ impl<E: PairingCurve> Zkey<E> {
     pub fn from_bytes_with(bytes: &[u8], file: &str, validate: PointCheck) -> Result<Self> {
         let view = ZkeyView::<E>::parse(bytes, file, validate)?;
         let ctx = Ctx::new(file);
-        let (a_matrix, b_matrix) = parse_coefficients::<E>(
-            view.coefficients,
-            view.n_vars as u64,
-            view.domain_size() as u64,
-            &ctx.section("section 4 (coefficients)"),
-        )?;
         let g1 = |s: Section| {
             decode_points::<E::G1>(
                 view.bytes(s),
@@ -90,16 +84,31 @@ impl<E: PairingCurve> Zkey<E> {
                 &ctx.section(s.name()),
             )
         };
-        let a_query = g1(Section::A)?;
-        let b_g1_query = g1(Section::B1)?;
-        let b_g2_query = decode_points::<E::G2>(
-            view.bytes(Section::B2),
-            view.n_vars as u64,
-            validate,
-            &ctx.section(Section::B2.name()),
-        )?;
-        let c_query = g1(Section::C)?;
-        let h_query = g1(Section::H)?;
+        // The coefficients' index passes are serial: they run beside the points'
+        // decoding and checks, which are parallel.
+        let (matrices, points) = rayon::join(
+            || {
+                parse_coefficients::<E>(
+                    view.coefficients,
+                    view.n_vars as u64,
+                    view.domain_size() as u64,
+                    &ctx.section("section 4 (coefficients)"),
+                )
+            },
+            || -> Result<_> {
+                let a_query = g1(Section::A)?;
+                let b_g1_query = g1(Section::B1)?;
+                let b_g2_query = decode_points::<E::G2>(
+                    view.bytes(Section::B2),
+                    view.n_vars as u64,
+                    validate,
+                    &ctx.section(Section::B2.name()),
+                )?;
+                Ok((a_query, b_g1_query, b_g2_query, g1(Section::C)?, g1(Section::H)?))
+            },
+        );
+        let (a_matrix, b_matrix) = matrices?;
+        let (a_query, b_g1_query, b_g2_query, c_query, h_query) = points?;
         let proving_key = ProvingKey {
             vk: view.vk,
             beta_g1: view.beta_g1,
