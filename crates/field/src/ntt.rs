@@ -80,6 +80,23 @@ pub trait NttField: PrimeField {
         reduced::gs_rows(lo, hi, s, c)
     }
 
+    /// Two GS levels on the quarters `[a, b, c, d]` of a block with inverse twiddles
+    /// `[s, s0, s1]` (the inverse of [`Self::ct_quad`]): level `t + 1` pairs `(a, b)` with
+    /// `s0` and `(c, d)` with `s1`, then level `t` pairs `(a, c)` and `(b, d)` with `s`;
+    /// `c` and `last` are level `t`'s, as for [`Self::gs_rows`]. The transform calls it
+    /// when [`Self::RADIX4`] is set and the quarters have at least eight elements.
+    fn gs_quad(
+        [a, b, c, d]: [&mut [Self]; 4],
+        [s, s0, s1]: [Self; 3],
+        scale: Option<Self>,
+        last: bool,
+    ) -> NttResult {
+        Self::gs_rows(a, b, s0, None, false)?;
+        Self::gs_rows(c, d, s1, None, false)?;
+        Self::gs_rows(a, c, s, scale, last)?;
+        Self::gs_rows(b, d, s, scale, last)
+    }
+
     /// The GS level with blocks of two (`h = 1`, no common factor).
     #[inline]
     fn gs_pairs(x: &mut [Self], tw: &[Self], _last: bool) -> NttResult {

@@ -104,7 +104,13 @@ impl<E: PairingCurve> Zkey<E> {
                     validate,
                     &ctx.section(Section::B2.name()),
                 )?;
-                Ok((a_query, b_g1_query, b_g2_query, g1(Section::C)?, g1(Section::H)?))
+                Ok((
+                    a_query,
+                    b_g1_query,
+                    b_g2_query,
+                    g1(Section::C)?,
+                    g1(Section::H)?,
+                ))
             },
         );
         let (a_matrix, b_matrix) = matrices?;

@@ -231,8 +231,8 @@ fn check_row<F: IfmaField<4, 5>>(what: &str, got: &[[u64; 4]], want: &[F], bound
 
 /// The NTT butterflies on IFMA lanes (`fastzk_field::ifma::ntt`) against the field, on
 /// lazy inputs up to the bounds the kernels accept: `ct_quad` in each of its four
-/// variants, `ct_rows` and `gs_rows` with and without the common factor, last level or
-/// not, on rows of 8 and 24 elements.
+/// variants, `ct_rows`, and `gs_rows` and `gs_quad` with and without the common factor,
+/// last level or not, on rows of 8 and 24 elements.
 ///
 /// # Panics
 /// On the first element that differs or leaves its range. For `V = __m512i` the caller
@@ -332,6 +332,39 @@ pub fn ntt_lanes_match_scalar<F: IfmaField<4, 5>, V: Avx512>() {
         let bound = if last { 1 } else { 2 };
         check_row(&format!("gs_rows case {case} lo"), &lo, &wl, bound);
         check_row(&format!("gs_rows case {case} hi"), &hi, &wh, bound);
+
+        // Inverse, two levels.
+        let mut rows: [Vec<[u64; 4]>; 4] =
+            core::array::from_fn(|_| lazy_row::<F>(&mut rng, len, 2));
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| value(&rows[k]));
+        let ptrs = [0, 1, 2, 3].map(|k| rows[k].as_mut_ptr() as *mut u64);
+        let scale = (tw(cf), tw(s[0] * cf));
+        let sc = scaled.then_some(&scale);
+        // SAFETY: as above.
+        unsafe {
+            if last {
+                lanes::gs_quad::<V, true>(ptrs, len, &t, sc, &m)
+            } else {
+                lanes::gs_quad::<V, false>(ptrs, len, &t, sc, &m)
+            }
+        }
+        let mut want: [Vec<F>; 4] = core::array::from_fn(|_| Vec::new());
+        for i in 0..len {
+            let (a1, b1) = (a[i] + b[i], (a[i] - b[i]) * s[1]);
+            let (c1, d1) = (c[i] + d[i], (c[i] - d[i]) * s[2]);
+            want[0].push((a1 + c1) * k);
+            want[2].push((a1 - c1) * s[0] * k);
+            want[1].push((b1 + d1) * k);
+            want[3].push((b1 - d1) * s[0] * k);
+        }
+        for r in 0..4 {
+            check_row(
+                &format!("gs_quad case {case} row {r}"),
+                &rows[r],
+                &want[r],
+                bound,
+            );
+        }
     }
 }
 

@@ -184,6 +184,46 @@ pub unsafe fn ct_rows<V: Avx512, const LAST: bool>(
     }
 }
 
+/// One lazy GS butterfly: `u, v < 2p` → `(u + v, s·(u − v))`, both `< 2p` (canonical
+/// when `LAST`), or with `scale = Some((c, s·c))` both also times `c` (and canonical).
+#[inline(always)]
+unsafe fn gs_bf<V: Avx512, const LAST: bool>(
+    u: &Lanes<V, L>,
+    v: &Lanes<V, L>,
+    s: &Lanes<V, L>,
+    scale: &Option<(Lanes<V, L>, Lanes<V, L>)>,
+    m: &VecModulus<V, L>,
+) -> (Lanes<V, L>, Lanes<V, L>) {
+    let sum = add(u, v);
+    let diff = sub(u, v, &m.two_p);
+    match scale {
+        Some((c, sc)) => (
+            reduce_once(&mul(&sum, c, m), &m.p),
+            reduce_once(&mul(&diff, sc, m), &m.p),
+        ),
+        None => {
+            let (a, b) = (reduce_once(&sum, &m.two_p), mul(&diff, s, m));
+            if LAST {
+                (reduce_once(&a, &m.p), reduce_once(&b, &m.p))
+            } else {
+                (a, b)
+            }
+        }
+    }
+}
+
+/// The broadcast common factor pair of a last level.
+#[inline(always)]
+unsafe fn splat_scale<V: Avx512>(
+    scale: Option<&(Twiddle, Twiddle)>,
+) -> Option<(Lanes<V, L>, Lanes<V, L>)> {
+    #[allow(clippy::manual_map)] // `Option::map` takes a closure: see `load8`
+    match scale {
+        Some((c, sc)) => Some((splat_tw::<V>(c), splat_tw::<V>(sc))),
+        None => None,
+    }
+}
+
 /// One inverse level on `lo` and `hi` (`len` elements each), as `NttField::gs_rows`:
 /// `(u + v, s·(u − v))`, inputs `< 2p`, outputs `< 2p`, canonical when `LAST`. With
 /// `scale = Some((c, s·c))` both outputs are also multiplied by `c` (and canonical).
@@ -201,32 +241,55 @@ pub unsafe fn gs_rows<V: Avx512, const LAST: bool>(
 ) {
     let m = VecModulus::<V, L>::new(m);
     let s = splat_tw::<V>(s);
-    #[allow(clippy::manual_map)] // `Option::map` takes a closure: see `load8`
-    let scale = match scale {
-        Some((c, sc)) => Some((splat_tw::<V>(c), splat_tw::<V>(sc))),
-        None => None,
-    };
+    let scale = splat_scale::<V>(scale);
     for g in 0..len / 8 {
         let (pl, ph) = (lo.add(g * GROUP), hi.add(g * GROUP));
-        let (u, v) = (load8::<V>(pl), load8::<V>(ph));
-        let sum = add(&u, &v);
-        let diff = sub(&u, &v, &m.two_p);
-        let (a, b) = match &scale {
-            Some((c, sc)) => (
-                reduce_once(&mul(&sum, c, &m), &m.p),
-                reduce_once(&mul(&diff, sc, &m), &m.p),
-            ),
-            None => {
-                let (a, b) = (reduce_once(&sum, &m.two_p), mul(&diff, &s, &m));
-                if LAST {
-                    (reduce_once(&a, &m.p), reduce_once(&b, &m.p))
-                } else {
-                    (a, b)
-                }
-            }
-        };
+        let (a, b) = gs_bf::<V, LAST>(&load8(pl), &load8(ph), &s, &scale, &m);
         store8(pl, &a);
         store8(ph, &b);
+    }
+}
+
+/// Two inverse levels on the quarters `rows` (each `len` elements, a multiple of eight)
+/// with twiddles `[s, s0, s1]`, as `NttField::gs_quad`: `(a, b)` with `s0` and `(c, d)`
+/// with `s1`, then `(a, c)` and `(b, d)` with `s` (and `scale`, `LAST`, as
+/// [`gs_rows`]). Inputs `< 2p`, outputs `< 2p`.
+///
+/// # Safety
+/// As for [`ct_quad`].
+#[inline(always)]
+pub unsafe fn gs_quad<V: Avx512, const LAST: bool>(
+    rows: [*mut u64; 4],
+    len: usize,
+    tw: &[Twiddle; 3],
+    scale: Option<&(Twiddle, Twiddle)>,
+    m: &IfmaModulus<W, L>,
+) {
+    let m = VecModulus::<V, L>::new(m);
+    let (s, s0, s1) = (
+        splat_tw::<V>(&tw[0]),
+        splat_tw::<V>(&tw[1]),
+        splat_tw::<V>(&tw[2]),
+    );
+    let scale = splat_scale::<V>(scale);
+    for g in 0..len / 8 {
+        let o = g * GROUP;
+        let at = [
+            rows[0].add(o),
+            rows[1].add(o),
+            rows[2].add(o),
+            rows[3].add(o),
+        ];
+        let (a, b) = (load8::<V>(at[0]), load8::<V>(at[1]));
+        let (c, d) = (load8::<V>(at[2]), load8::<V>(at[3]));
+        let (a1, b1) = gs_bf::<V, false>(&a, &b, &s0, &None, &m);
+        let (c1, d1) = gs_bf::<V, false>(&c, &d, &s1, &None, &m);
+        let (a2, c2) = gs_bf::<V, LAST>(&a1, &c1, &s, &scale, &m);
+        let (b2, d2) = gs_bf::<V, LAST>(&b1, &d1, &s, &scale, &m);
+        store8(at[0], &a2);
+        store8(at[1], &b2);
+        store8(at[2], &c2);
+        store8(at[3], &d2);
     }
 }
 
@@ -276,4 +339,20 @@ pub unsafe fn gs_rows_avx512<const LAST: bool>(
     m: &IfmaModulus<W, L>,
 ) {
     gs_rows::<core::arch::x86_64::__m512i, LAST>(lo, hi, len, s, scale, m)
+}
+
+/// [`gs_quad`] on the CPU's instructions.
+///
+/// # Safety
+/// As for [`ct_quad_avx512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub unsafe fn gs_quad_avx512<const LAST: bool>(
+    rows: [*mut u64; 4],
+    len: usize,
+    tw: &[Twiddle; 3],
+    scale: Option<&(Twiddle, Twiddle)>,
+    m: &IfmaModulus<W, L>,
+) {
+    gs_quad::<core::arch::x86_64::__m512i, LAST>(rows, len, tw, scale, m)
 }

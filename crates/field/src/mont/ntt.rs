@@ -309,6 +309,50 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
         Ok(())
     }
 
+    fn gs_quad(
+        quarters: [&mut [Self]; 4],
+        twiddles: [Self; 3],
+        scale: Option<Self>,
+        last: bool,
+    ) -> NttResult {
+        let ([a, b, c, d], [s, s0, s1]) = (quarters, twiddles);
+        for len in [b.len(), c.len(), d.len()] {
+            same_len(a.len(), len)?;
+        }
+        let lanes_m = Self::ifma_lanes().filter(|_| a.len() >= 8);
+        let [a, b, c, d] = if let Some(m) = lanes_m {
+            let len = a.len() & !7;
+            let tw = twiddles.map(|t| Self::lane_twiddle(&t, m));
+            let sc = scale.map(|k| (Self::lane_twiddle(&k, m), Self::lane_twiddle(&(s * k), m)));
+            let rows = [
+                Self::words(a),
+                Self::words(b),
+                Self::words(c),
+                Self::words(d),
+            ];
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: IFMA is present (`ifma_lanes`); the quarters are distinct slices of
+            // at least `len` elements of four words (N = 4).
+            unsafe {
+                if last {
+                    lanes::gs_quad_avx512::<true>(rows, len, &tw, sc.as_ref(), m)
+                } else {
+                    lanes::gs_quad_avx512::<false>(rows, len, &tw, sc.as_ref(), m)
+                }
+            }
+            if len == a.len() {
+                return Ok(());
+            }
+            [&mut a[len..], &mut b[len..], &mut c[len..], &mut d[len..]]
+        } else {
+            [a, b, c, d]
+        };
+        Self::gs_rows(a, b, s0, None, false)?;
+        Self::gs_rows(c, d, s1, None, false)?;
+        Self::gs_rows(a, c, s, scale, last)?;
+        Self::gs_rows(b, d, s, scale, last)
+    }
+
     #[inline]
     fn gs_pairs(x: &mut [Self], tw: &[Self], last: bool) -> NttResult {
         if !Self::LAZY_NTT {

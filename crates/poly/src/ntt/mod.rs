@@ -114,19 +114,44 @@ fn gs_block<F: NttField>(
     if head == 3 {
         F::gs_first3(x, w_inv, base << (k - 3))?;
     }
-    for t in (0..k - head).rev() {
+    // Levels run from k − head − 1 down to 0: one at a time while a quarter block is
+    // shorter than eight, then (radix-4 fields) two at a time.
+    let mut t = k - head;
+    let level = |x: &mut [F], t: u32| -> Result {
         let h = n >> (t + 1);
         let tw = &w_inv[base << t..(base << t) + (1 << t)];
         let c = if t == 0 { scale } else { None };
         let fin = last && t == 0;
         if h == 1 && c.is_none() {
-            F::gs_pairs(x, tw, fin)?;
+            F::gs_pairs(x, tw, fin)
         } else {
-            for (blk, &s) in x.chunks_exact_mut(2 * h).zip(tw) {
+            x.chunks_exact_mut(2 * h).zip(tw).try_for_each(|(blk, &s)| {
                 let (lo, hi) = blk.split_at_mut(h);
-                F::gs_rows(lo, hi, s, c, fin)?;
-            }
+                F::gs_rows(lo, hi, s, c, fin)
+            })
         }
+    };
+    while t > 0 && !(F::RADIX4 && t >= 2 && n >> t >= 8) {
+        t -= 1;
+        level(x, t)?;
+    }
+    if F::RADIX4 {
+        while t >= 2 {
+            let lt = t - 2;
+            let q = n >> t;
+            let tw0 = &w_inv[base << lt..(base << lt) + (1 << lt)];
+            let tw1 = &w_inv[base << (lt + 1)..(base << (lt + 1)) + (2 << lt)];
+            let c = if lt == 0 { scale } else { None };
+            let fin = last && lt == 0;
+            for ((blk, &s), s01) in x.chunks_exact_mut(4 * q).zip(tw0).zip(tw1.chunks_exact(2)) {
+                F::gs_quad(quarters(blk), [s, s01[0], s01[1]], c, fin)?;
+            }
+            t -= 2;
+        }
+    }
+    while t > 0 {
+        t -= 1;
+        level(x, t)?;
     }
     if k == 0 {
         if let Some(c) = scale {
@@ -261,7 +286,27 @@ fn gs_columns<F: NttField>(
     let cols = x.len() >> l;
     let rows = 1usize << l;
     for_each_tile(x, cols, parallel, |tile| {
-        for t in (0..l).rev() {
+        let mut t = l;
+        if F::RADIX4 {
+            while t >= 2 {
+                let lt = t - 2;
+                let q = rows >> t;
+                let c = if lt == 0 { scale } else { None };
+                let fin = last && lt == 0;
+                for i in 0..1usize << lt {
+                    let s = w_inv[(base << lt) + i];
+                    let s0 = w_inv[(base << (lt + 1)) + 2 * i];
+                    let s1 = w_inv[(base << (lt + 1)) + 2 * i + 1];
+                    for r in 4 * i * q..4 * i * q + q {
+                        let rows = tile.rows([r, r + q, r + 2 * q, r + 3 * q]);
+                        F::gs_quad(rows, [s, s0, s1], c, fin)?;
+                    }
+                }
+                t -= 2;
+            }
+        }
+        while t > 0 {
+            t -= 1;
             let half = rows >> (t + 1);
             let c = if t == 0 { scale } else { None };
             let fin = last && t == 0;
