@@ -139,9 +139,20 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
             .enumerate()
             .for_each(|(blk, (o0, o1, o2, o3))| {
                 let start = blk * BLOCK;
-                let mut u = s_inv.pow_u64(start as u64);
+                let u0 = s_inv.pow_u64(start as u64);
+                let len = o0.len();
+                let done = crate::quotient_lanes::accumulate_blocks(
+                    [&mut *o0, &mut *o1, &mut *o2, &mut *o3],
+                    &tz[start..start + len],
+                    (j > 0).then(|| &num[start..start + len]),
+                    u0,
+                    s_inv,
+                    w_tz[j],
+                    w_t[j],
+                );
+                let mut u = u0 * s_inv.pow_u64(done as u64);
                 let mut outs = [o0, o1, o2, o3];
-                for i in 0..outs[0].len() {
+                for i in done..len {
                     let k = start + i;
                     let y_tz = tz[k] * u;
                     let y_t = if j == 0 { Fr::<E>::ZERO } else { num[k] * u };
@@ -173,14 +184,27 @@ fn values_on_coset<F: fastzk_field::NttField>(
     let n = out.len();
     out.par_chunks_mut(BLOCK).enumerate().for_each(|(blk, o)| {
         let start = blk * BLOCK;
-        let mut sk = shift.pow_u64(start as u64);
+        let sk0 = shift.pow_u64(start as u64);
+        // `p[k]·shiftᵏ` on the lanes where they run and `p` reaches, the rest here; then
+        // the few coefficients past `n` folded in.
+        let have = p.len().saturating_sub(start).min(o.len());
+        let done = crate::quotient_lanes::scaled_by_powers(
+            &mut o[..have],
+            &p[start..start + have],
+            sk0,
+            shift,
+        );
+        let mut sk = sk0 * shift.pow_u64(done as u64);
+        for (i, o) in o.iter_mut().enumerate().skip(done) {
+            *o = p.get(start + i).copied().unwrap_or(F::ZERO) * sk;
+            sk *= shift;
+        }
+        let mut sk = sk0;
         for (i, o) in o.iter_mut().enumerate() {
-            let k = start + i;
-            let mut v = p.get(k).copied().unwrap_or(F::ZERO);
-            if let Some(hi) = p.get(n + k) {
-                v += shift_n * *hi;
-            }
-            *o = v * sk;
+            let Some(hi) = p.get(n + start + i) else {
+                break;
+            };
+            *o += shift_n * *hi * sk;
             sk *= shift;
         }
     });

@@ -310,6 +310,193 @@ unsafe fn points<V: Avx512>(k: &Consts, r: &Rows, len: usize) {
     }
 }
 
+/// Whether the lanes run for `F`: BN254's `Fr` on a CPU with IFMA.
+fn lanes_for<F: Field>() -> bool {
+    TypeId::of::<F>() == TypeId::of::<Fr>() && ifma::is_supported()
+}
+
+/// `F`'s slice as `Fr`'s, when [`lanes_for`] said they are the same type.
+fn words<F: Field>(x: &[F]) -> *const u64 {
+    debug_assert_eq!(TypeId::of::<F>(), TypeId::of::<Fr>());
+    x.as_ptr() as *const u64
+}
+
+/// An element of `F` as `Fr`, when [`lanes_for`] said they are the same type.
+fn as_fr<F: Field>(x: F) -> Fr {
+    assert_eq!(
+        TypeId::of::<F>(),
+        TypeId::of::<Fr>(),
+        "only BN254's Fr runs on the lanes"
+    );
+    // SAFETY: the same type (checked above).
+    unsafe { core::mem::transmute_copy(&x) }
+}
+
+/// `x0·stepˡ` for `l < 8`, IFMA form, and `step⁸` as IFMA limbs.
+fn powers(x0: Fr, step: Fr) -> ([Fr; 8], Limbs) {
+    let mut p = [Fr::ZERO; 8];
+    let mut x = x0;
+    for v in &mut p {
+        *v = x.to_ifma();
+        x *= step;
+    }
+    (p, ifma_limbs(step.pow_u64(8)))
+}
+
+/// `out[i] = src[i]·s0·stepⁱ` on the lanes for the first `out.len() − out.len() mod 8`
+/// points (`src` at least as long), when the field is BN254's `Fr` and the CPU has IFMA;
+/// returns how many points it took (0 otherwise).
+pub(crate) fn scaled_by_powers<F: Field>(out: &mut [F], src: &[F], s0: F, step: F) -> usize {
+    let len = out.len() & !7;
+    if !lanes_for::<F>() || len == 0 {
+        return 0;
+    }
+    assert!(src.len() >= len, "the source is shorter than the output");
+    let (start, step8) = powers(as_fr(s0), as_fr(step));
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: IFMA is present (`lanes_for`); both rows hold `len` elements of `Fr`.
+    unsafe {
+        scaled_avx512(
+            out.as_mut_ptr() as *mut u64,
+            words(src),
+            len,
+            &start,
+            &step8,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    return 0;
+    len
+}
+
+/// `outs[l][i] += (w_tz[l]·tz[i] + w_t[l]·num[i])·u0·stepⁱ` (without the `num` term when
+/// it is `None`) on the lanes, as [`scaled_by_powers`]; returns how many points it took.
+pub(crate) fn accumulate_blocks<F: Field>(
+    outs: [&mut [F]; 4],
+    tz: &[F],
+    num: Option<&[F]>,
+    u0: F,
+    step: F,
+    w_tz: [F; 4],
+    w_t: [F; 4],
+) -> usize {
+    let len = outs[0].len() & !7;
+    if !lanes_for::<F>() || len == 0 {
+        return 0;
+    }
+    assert!(
+        outs.iter().all(|o| o.len() >= len)
+            && tz.len() >= len
+            && num.is_none_or(|v| v.len() >= len),
+        "a row of the quotient's blocks is short"
+    );
+    let (start, step8) = powers(as_fr(u0), as_fr(step));
+    let acc = Accumulate {
+        outs: outs.map(|o| o.as_mut_ptr() as *mut u64),
+        tz: words(tz),
+        num: num.map(words),
+        w_tz: w_tz.map(|w| ifma_limbs(as_fr(w))),
+        w_t: w_t.map(|w| ifma_limbs(as_fr(w))),
+        start,
+        step8,
+    };
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: IFMA is present (`lanes_for`); every row holds `len` elements (checked).
+    unsafe {
+        accumulate_avx512(&acc, len)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    return 0;
+    len
+}
+
+/// [`accumulate_blocks`]' rows and constants.
+struct Accumulate {
+    outs: [*mut u64; 4],
+    tz: *const u64,
+    num: Option<*const u64>,
+    w_tz: [Limbs; 4],
+    w_t: [Limbs; 4],
+    start: [Fr; 8],
+    step8: Limbs,
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn scaled_avx512(
+    out: *mut u64,
+    src: *const u64,
+    len: usize,
+    start: &[Fr; 8],
+    step8: &Limbs,
+) {
+    scaled::<core::arch::x86_64::__m512i>(out, src, len, start, step8)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn accumulate_avx512(acc: &Accumulate, len: usize) {
+    accumulate::<core::arch::x86_64::__m512i>(acc, len)
+}
+
+/// A value below `8p` brought below `p`.
+#[inline(always)]
+unsafe fn canonical8<V: Avx512>(x: &X<V>, m: &VecModulus<V, 5>) -> X<V> {
+    reduce_once(&shrink(x, m), &m.p)
+}
+
+#[inline(always)]
+unsafe fn scaled<V: Avx512>(
+    out: *mut u64,
+    src: *const u64,
+    len: usize,
+    start: &[Fr; 8],
+    step8: &Limbs,
+) {
+    let m = VecModulus::<V, 5>::new(&<Fr as IfmaField<4, 5>>::IFMA);
+    let step8 = ifma::splat::<V, 5>(step8);
+    let mut u: X<V> = ifma::load::<V, Fr, 4, 5>(start);
+    for g in 0..len / 8 {
+        let o = 32 * g;
+        // Scalar form times IFMA form is scalar form.
+        store8(
+            out.add(o),
+            &canonicalize(&mul(&load8::<V>(src.add(o)), &u, &m), &m),
+        );
+        u = mul(&u, &step8, &m);
+    }
+}
+
+#[inline(always)]
+unsafe fn accumulate<V: Avx512>(acc: &Accumulate, len: usize) {
+    let m = VecModulus::<V, 5>::new(&<Fr as IfmaField<4, 5>>::IFMA);
+    let step8 = ifma::splat::<V, 5>(&acc.step8);
+    let mut w_tz = [m.one; 4];
+    let mut w_t = [m.one; 4];
+    for l in 0..4 {
+        w_tz[l] = ifma::splat::<V, 5>(&acc.w_tz[l]);
+        w_t[l] = ifma::splat::<V, 5>(&acc.w_t[l]);
+    }
+    let mut u: X<V> = ifma::load::<V, Fr, 4, 5>(&acc.start);
+    for g in 0..len / 8 {
+        let o = 32 * g;
+        let y_tz = mul(&load8::<V>(acc.tz.add(o)), &u, &m);
+        let y_t = match acc.num {
+            Some(p) => Some(mul(&load8::<V>(p.add(o)), &u, &m)),
+            None => None,
+        };
+        for l in 0..4 {
+            let at = acc.outs[l].add(o);
+            let mut v = add(&load8::<V>(at), &mul(&y_tz, &w_tz[l], &m));
+            if let Some(y) = &y_t {
+                v = add(&v, &mul(y, &w_t[l], &m));
+            }
+            store8(at, &canonical8(&v, &m));
+        }
+        u = mul(&u, &step8, &m);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use fastzk_field::ifma::Model;
@@ -420,6 +607,79 @@ mod tests {
             );
             assert_eq!(got_a, want_a, "t, case {case}");
             assert_eq!(got_b, want_b, "tz, case {case}");
+        }
+    }
+
+    /// The coset scaling and the blocks' accumulation on the model (and through the
+    /// dispatchers on the CPU when it has IFMA) against the plain formulas.
+    #[test]
+    fn scaling_and_accumulation_match_the_formulas() {
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        for case in 0..6 {
+            let len = 16 + 8 * case;
+            let (s0, step) = (Fr::random(&mut rng), Fr::random(&mut rng));
+            let src = row(&mut rng, len);
+            let want: Vec<Fr> = (0..len)
+                .map(|i| src[i] * s0 * step.pow_u64(i as u64))
+                .collect();
+            let mut got = vec![Fr::ZERO; len];
+            let (start, step8) = powers(s0, step);
+            // SAFETY: the model runs anywhere; both rows hold `len` elements.
+            unsafe {
+                scaled::<Model>(
+                    got.as_mut_ptr() as *mut u64,
+                    words(&src),
+                    len,
+                    &start,
+                    &step8,
+                )
+            };
+            assert_eq!(got, want, "scaled on the model, case {case}");
+            let mut got = vec![Fr::ZERO; len];
+            let done = scaled_by_powers(&mut got, &src, s0, step);
+            assert_eq!(got[..done], want[..done], "scaled, case {case}");
+
+            let (tz, num) = (row(&mut rng, len), row(&mut rng, len));
+            let w_tz: [Fr; 4] = core::array::from_fn(|_| Fr::random(&mut rng));
+            let w_t: [Fr; 4] = core::array::from_fn(|_| Fr::random(&mut rng));
+            let with_num = case % 2 == 0;
+            let outs0: [Vec<Fr>; 4] = core::array::from_fn(|_| row(&mut rng, len));
+            let want: [Vec<Fr>; 4] = core::array::from_fn(|l| {
+                (0..len)
+                    .map(|i| {
+                        let u = s0 * step.pow_u64(i as u64);
+                        let t = if with_num { w_t[l] * num[i] } else { Fr::ZERO };
+                        outs0[l][i] + (w_tz[l] * tz[i] + t) * u
+                    })
+                    .collect()
+            });
+            let mut outs = outs0.clone();
+            let acc = Accumulate {
+                outs: core::array::from_fn(|l| outs[l].as_mut_ptr() as *mut u64),
+                tz: words(&tz),
+                num: with_num.then(|| words(&num)),
+                w_tz: w_tz.map(ifma_limbs),
+                w_t: w_t.map(ifma_limbs),
+                start,
+                step8,
+            };
+            // SAFETY: as above; every row holds `len` elements.
+            unsafe { accumulate::<Model>(&acc, len) };
+            assert_eq!(outs, want, "accumulated on the model, case {case}");
+            let mut outs = outs0.clone();
+            let [o0, o1, o2, o3] = &mut outs;
+            let done = accumulate_blocks(
+                [&mut o0[..], o1, o2, o3],
+                &tz,
+                with_num.then_some(&num[..]),
+                s0,
+                step,
+                w_tz,
+                w_t,
+            );
+            for l in 0..4 {
+                assert_eq!(outs[l][..done], want[l][..done], "accumulated, case {case}");
+            }
         }
     }
 }
