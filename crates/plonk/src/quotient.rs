@@ -283,6 +283,15 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
         };
         let b = self.b;
         let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
+        let on_h = crate::quotient_lanes::OnH {
+            alpha,
+            beta,
+            gamma,
+            k1b: self.k1b,
+            k2b: self.k2b,
+            omega: self.omega,
+            b: core::array::from_fn(|k| b.get(k).copied().unwrap_or(Fr::<E>::ZERO)),
+        };
         let off_h = OffH {
             alpha,
             beta,
@@ -363,8 +372,36 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     return Ok(());
                 }
 
+                // On H the lanes take groups of eight past L₁'s point and the public
+                // inputs' (where L₁ and PI vanish), while every check passes; this loop
+                // takes the rest, and names what fails.
+                let first_free = n_public.max(1).saturating_sub(m0);
+                let lanes_from = first_free.next_multiple_of(8).min(len);
+                let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
+                let block = OffHBlock {
+                    q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
+                    s: [&s[0][..], &s[1], &s[2]],
+                    c: &wc[m0..m0 + len],
+                    z: &wz[m0..m0 + len],
+                    zw: &zw,
+                    inv0: &[],
+                    pi: &[],
+                    x0,
+                };
+                let on_lanes = lanes_from
+                    ..lanes_from
+                        + crate::quotient_lanes::on_h_points(
+                            &on_h,
+                            &block.from(lanes_from, self.omega),
+                            &mut oa[lanes_from..],
+                            &mut ob[lanes_from..],
+                        );
                 let mut x = x0;
                 for m in 0..len {
+                    if on_lanes.contains(&m) {
+                        x *= self.omega;
+                        continue;
+                    }
                     let mm = m0 + m;
                     let l1 = if mm == 0 { Fr::<E>::ONE } else { Fr::<E>::ZERO };
                     let pi_x = self.public.get(mm).map_or(Fr::<E>::ZERO, |v| -*v);
@@ -465,7 +502,7 @@ impl<F: Field> OffHBlock<'_, F> {
             c: &self.c[start..],
             z: &self.z[start..],
             zw: &self.zw[start..],
-            inv0: &self.inv0[start..],
+            inv0: self.inv0.get(start..).unwrap_or(&[]),
             pi: self.pi.get(start..).unwrap_or(&[]),
             x0: self.x0 * omega.pow_u64(start as u64),
         }
