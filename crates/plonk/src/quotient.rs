@@ -322,6 +322,18 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     .map(|k| read(Extended::Sigma(k)))
                     .collect::<Result<_, _>>()?;
                 let x0 = shift * self.omega.pow_u64(m0 as u64);
+                // z at xω: the next point's z (the last block wraps around).
+                let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
+                let block = OffHBlock {
+                    q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
+                    s: [&s[0][..], &s[1], &s[2]],
+                    c: &wc[m0..m0 + len],
+                    z: &wz[m0..m0 + len],
+                    zw: &zw,
+                    inv0: &[],
+                    pi: &[],
+                    x0,
+                };
                 if j > 0 {
                     // 1/(x − ωᵏ) for every point and root, in one inversion.
                     let mut inv = Vec::with_capacity(len * n_roots);
@@ -350,17 +362,10 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     } else {
                         inv.iter().step_by(n_roots).copied().collect()
                     };
-                    // z at xω: the next point's z (the last block wraps around).
-                    let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
                     let block = OffHBlock {
-                        q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
-                        s: [&s[0][..], &s[1], &s[2]],
-                        c: &wc[m0..m0 + len],
-                        z: &wz[m0..m0 + len],
-                        zw: &zw,
                         inv0: &inv0,
                         pi: &pi_x,
-                        x0,
+                        ..block
                     };
                     let done = crate::quotient_lanes::off_h_points(&off_h, &block, oa, ob);
                     off_h_points(
@@ -377,17 +382,6 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                 // takes the rest, and names what fails.
                 let first_free = n_public.max(1).saturating_sub(m0);
                 let lanes_from = first_free.next_multiple_of(8).min(len);
-                let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
-                let block = OffHBlock {
-                    q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
-                    s: [&s[0][..], &s[1], &s[2]],
-                    c: &wc[m0..m0 + len],
-                    z: &wz[m0..m0 + len],
-                    zw: &zw,
-                    inv0: &[],
-                    pi: &[],
-                    x0,
-                };
                 let on_lanes = lanes_from
                     ..lanes_from
                         + crate::quotient_lanes::on_h_points(
@@ -421,7 +415,7 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     // On H: the numerator of the wires (unblinded there) must vanish;
                     // tz is the first-order term of the blinded products.
                     let (a, bb, c, z) = (oa[m], ob[m], wc[mm], wz[mm]);
-                    let zw = wz[(mm + 1) % n];
+                    let zw = zw[m];
                     let (e1, t) = numerator([a, bb, c, z, zw]);
                     if !e1.is_zero() {
                         let wire = |k: usize| self.pk.maps[k].get(mm).copied().unwrap_or(0);

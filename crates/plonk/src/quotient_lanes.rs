@@ -133,14 +133,8 @@ fn prepare(
     len: usize,
     ob_len: usize,
 ) -> (Consts, Rows) {
-    let rows: [&[Fr]; 11] = [
-        blk.q[0], blk.q[1], blk.q[2], blk.q[3], blk.q[4], blk.s[0], blk.s[1], blk.s[2], blk.c,
-        blk.z, blk.zw,
-    ];
-    assert!(
-        rows.iter().all(|r| r.len() >= len) && blk.inv0.len() >= len && ob_len >= len,
-        "a row of the quotient's block is shorter than the block"
-    );
+    check_rows(blk, len, ob_len);
+    assert!(blk.inv0.len() >= len, "the block's 1/(x − 1) row is short");
     assert!(
         blk.pi.is_empty() || blk.pi.len() >= len,
         "PI's row is short"
@@ -160,6 +154,15 @@ fn prepare(
             ob,
         },
     )
+}
+
+/// Every row the lanes read or write holds at least `len` points.
+fn check_rows<F>(blk: &OffHBlock<'_, F>, len: usize, ob_len: usize) {
+    let rows = [blk.q.as_slice(), blk.s.as_slice(), &[blk.c, blk.z, blk.zw]];
+    assert!(
+        rows.iter().flat_map(|r| r.iter()).all(|r| r.len() >= len) && ob_len >= len,
+        "a row of the quotient's block is shorter than the block"
+    );
 }
 
 /// [`points`] on the CPU's instructions.
@@ -339,14 +342,7 @@ pub(crate) fn on_h_points<F: Field>(
     if !lanes_for::<F>() || len == 0 {
         return 0;
     }
-    let rows: [&[F]; 11] = [
-        blk.q[0], blk.q[1], blk.q[2], blk.q[3], blk.q[4], blk.s[0], blk.s[1], blk.s[2], blk.c,
-        blk.z, blk.zw,
-    ];
-    assert!(
-        rows.iter().all(|r| r.len() >= len) && ob.len() >= len,
-        "a row of the quotient's block is shorter than the block"
-    );
+    check_rows(blk, len, ob.len());
     let (x, omega8) = powers(as_fr(blk.x0), as_fr(k.omega));
     let l = |v: F| ifma_limbs(as_fr(v));
     let consts = HConsts {

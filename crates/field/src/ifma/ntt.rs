@@ -98,6 +98,25 @@ unsafe fn splat_tw<V: Avx512>(t: &Twiddle) -> Lanes<V, L> {
     super::splat(t)
 }
 
+/// The eight elements at word offset `o` of each of four rows.
+#[inline(always)]
+unsafe fn load4<V: Avx512>(rows: &[*mut u64; 4], o: usize) -> [Lanes<V, L>; 4] {
+    [
+        load8::<V>(rows[0].add(o)),
+        load8::<V>(rows[1].add(o)),
+        load8::<V>(rows[2].add(o)),
+        load8::<V>(rows[3].add(o)),
+    ]
+}
+
+/// Stores four rows' eight elements at word offset `o`.
+#[inline(always)]
+unsafe fn store4<V: Avx512>(rows: &[*mut u64; 4], o: usize, x: &[Lanes<V, L>; 4]) {
+    for k in 0..4 {
+        store8(rows[k].add(o), &x[k]);
+    }
+}
+
 /// One lazy CT butterfly: `x, y < 4p` → `(x + s·y, x − s·y)`, both `< 4p`. `ONE` says
 /// `s = 1`.
 #[inline(always)]
@@ -137,22 +156,18 @@ pub unsafe fn ct_quad<V: Avx512, const ONE: bool, const LAST: bool>(
     );
     for g in 0..len / 8 {
         let o = g * GROUP;
-        let at = [
-            rows[0].add(o),
-            rows[1].add(o),
-            rows[2].add(o),
-            rows[3].add(o),
-        ];
-        let (a, b) = (load8::<V>(at[0]), load8::<V>(at[1]));
-        let (c, d) = (load8::<V>(at[2]), load8::<V>(at[3]));
+        let [a, b, c, d] = load4::<V>(&rows, o);
         let (y0, y2) = ct_bf::<V, ONE>(&a, &c, &s, &m);
         let (y1, y3) = ct_bf::<V, ONE>(&b, &d, &s, &m);
         let (z0, z1) = ct_bf::<V, ONE>(&y0, &y1, &s0, &m);
         let (z2, z3) = ct_bf::<V, false>(&y2, &y3, &s1, &m);
-        for (p, z) in [(at[0], z0), (at[1], z1), (at[2], z2), (at[3], z3)] {
-            let z = if LAST { canonicalize(&z, &m) } else { z };
-            store8(p, &z);
+        let mut z = [z0, z1, z2, z3];
+        if LAST {
+            for v in &mut z {
+                *v = canonicalize(v, &m);
+            }
         }
+        store4(&rows, o, &z);
     }
 }
 
@@ -274,22 +289,12 @@ pub unsafe fn gs_quad<V: Avx512, const LAST: bool>(
     let scale = splat_scale::<V>(scale);
     for g in 0..len / 8 {
         let o = g * GROUP;
-        let at = [
-            rows[0].add(o),
-            rows[1].add(o),
-            rows[2].add(o),
-            rows[3].add(o),
-        ];
-        let (a, b) = (load8::<V>(at[0]), load8::<V>(at[1]));
-        let (c, d) = (load8::<V>(at[2]), load8::<V>(at[3]));
+        let [a, b, c, d] = load4::<V>(&rows, o);
         let (a1, b1) = gs_bf::<V, false>(&a, &b, &s0, &None, &m);
         let (c1, d1) = gs_bf::<V, false>(&c, &d, &s1, &None, &m);
         let (a2, c2) = gs_bf::<V, LAST>(&a1, &c1, &s, &scale, &m);
         let (b2, d2) = gs_bf::<V, LAST>(&b1, &d1, &s, &scale, &m);
-        store8(at[0], &a2);
-        store8(at[1], &b2);
-        store8(at[2], &c2);
-        store8(at[3], &d2);
+        store4(&rows, o, &[a2, b2, c2, d2]);
     }
 }
 
