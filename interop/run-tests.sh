@@ -451,6 +451,22 @@ expect 0 "synth:snarkjs-export-vk" "$SNARKJS" zkey export verificationkey "$d/sj
 expect 0 "synth:fastzk-prove" "$FASTZK" groth16 prove "$d/sj.zkey" "$d/s.wtns" "$d/fz_proof.json" "$d/fz_public.json"
 expect 0 "synth:snarkjs-verifies-fastzk-proof" \
   "$SNARKJS" groth16 verify "$d/sj_vk.json" "$d/fz_public.json" "$d/fz_proof.json"
+# A key with a B2 point on the twist but outside G2, used for the first time: refused
+# naming the section (its subgroup test runs beside the proof), no proof written, and
+# not remembered as checked (the second attempt is refused too).
+step "synth:zkey-bad-g2" $TOOL zkey-bad-g2 "$d/sj.zkey" "$d/bad_g2.zkey" 1
+first_use=$(mktemp -d)
+for attempt in 1 2; do
+  name="synth:fastzk-refuses-key-outside-subgroup-$attempt"
+  rm -f "$d/bad_g2_proof.json" "$d/bad_g2_public.json"
+  rc=0
+  FASTZK_CACHE_DIR=$first_use "$FASTZK" groth16 prove "$d/bad_g2.zkey" "$d/s.wtns" \
+    "$d/bad_g2_proof.json" "$d/bad_g2_public.json" >"$LOGS/$name.log" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]] && grep -q "section 7 (B2).*subgroup" "$LOGS/$name.log" \
+    && [[ ! -e "$d/bad_g2_proof.json" && ! -e "$d/bad_g2_public.json" ]]; then pass "$name"
+  else fail "$name" "exit status $rc; want non-zero, 'section 7 (B2) ... subgroup', no proof"; fi
+done
+rm -rf "$first_use"
 expect 0 "synth:fastzk-setup-random" "$FASTZK" groth16 setup "$d/s.r1cs" "$d/fzr.zkey" --vk "$d/fzr_vk.json"
 expect 0 "synth:snarkjs-prove-fastzk-zkey" \
   "$SNARKJS" groth16 prove "$d/fzr.zkey" "$d/s.wtns" "$d/sj_proof.json" "$d/sj_public.json"

@@ -15,6 +15,9 @@
 //                                       a Plonk proof with one field changed: a
 //                                       commitment replaced by another valid point
 //                                       of the proof, an evaluation + 1 (mod r)
+//   zkey-bad-g2 <in.zkey> <out.zkey> <index>
+//                                       a BN254 Groth16 key with B2 point <index>
+//                                       replaced by a twist point outside G2
 //   sha256-input <out.json> [hex]       64-byte message as 512 circom input bits
 //   sha256-check <public.json> <input.json>
 //                                       public outputs == SHA-256 of the message?
@@ -163,6 +166,24 @@ const commands = {
     if (!Array.isArray(pub) || pub.length === 0) die('no public signals to tamper with');
     pub[0] = (BigInt(pub[0]) + 1n).toString();
     fs.writeFileSync(output, JSON.stringify(pub, null, 1));
+  },
+
+  'zkey-bad-g2'(input, output, index) {
+    const { buf, sections } = readSections(input, 'zkey');
+    const b2 = sections.get(7);
+    if (!b2 || 128 * (Number(index) + 1) > b2.size) die(`${input}: no B2 point ${index}`);
+    const at = b2.offset + 128 * Number(index);
+    // x = 1, y = a square root of 1 + 3/(9 + u), as snarkjs stores coordinates
+    // (Montgomery form, little-endian, c0 then c1): on the twist, but its order is
+    // not r (the twist's cofactor 2q - r is not 1).
+    const bad = Buffer.from(
+      '9d0d8fc58d435dd33d0bc7f528eb780a2c4679786fa36e662fdf079ac1770a0e' +
+      '0000000000000000000000000000000000000000000000000000000000000000' +
+      '36ee36d23eb8b9e7c27fecf7e7636d8d9f4141d6add1be6a9001fd267b474015' +
+      '617bf4465741b77c0941eaddb3a4117393ad101eb6bdec3ddb950d039f643c07', 'hex');
+    const out = Buffer.from(buf);
+    bad.copy(out, at);
+    fs.writeFileSync(output, out);
   },
 
   'sha256-input'(output, hex) {

@@ -163,16 +163,26 @@ pub fn decode_points<C: SerializableCurve + MsmCurve>(
         .map(|(i, chunk)| decode_point(chunk, each, ctx).map_err(|e| e.at(i as u64)))
         .collect::<Result<_>>()?;
     if check == PointCheck::Subgroup {
-        membership::check_subgroup(&points).map_err(|(i, e)| {
-            let encoding = <SnarkjsLem as PointEncoding<C>>::NAME;
-            let e = match e {
-                CurveError::NotOnCurve => SerializeError::NotOnCurve { encoding },
-                _ => SerializeError::NotInSubgroup { encoding },
-            };
-            ctx.err(ErrorKind::Point(e)).at(i as u64)
-        })?;
+        check_subgroup(&points, ctx)?;
     }
     Ok(points)
+}
+
+/// The subgroup half of [`PointCheck::Subgroup`] for points decoded with
+/// [`PointCheck::OnCurve`] (a reader that checks them later, beside other work): the
+/// same test and the same error, naming the lowest failing index.
+pub fn check_subgroup<C: SerializableCurve + MsmCurve>(
+    points: &[Affine<C>],
+    ctx: &Ctx<'_>,
+) -> Result<()> {
+    membership::check_subgroup(points).map_err(|(i, e)| {
+        let encoding = <SnarkjsLem as PointEncoding<C>>::NAME;
+        let e = match e {
+            CurveError::NotOnCurve => SerializeError::NotOnCurve { encoding },
+            _ => SerializeError::NotInSubgroup { encoding },
+        };
+        ctx.err(ErrorKind::Point(e)).at(i as u64)
+    })
 }
 
 /// Appends points in snarkjs' layout, encoding in parallel.

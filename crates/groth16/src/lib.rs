@@ -33,7 +33,7 @@ pub use prover::{prove, prove_with, prove_with_rng, Offload, ProveOptions, Prove
 pub use setup::{setup_random, SetupError};
 pub use setup_file::{setup_random_to_file, ConstraintSource};
 pub use verifier::{verify, VerifyError};
-pub use zkey::{read_zkey, write_zkey, Section, Zkey, ZkeyView};
+pub use zkey::{check_query_subgroups, read_zkey, write_zkey, Section, Zkey, ZkeyView};
 
 use fastzk_pairing::{Fr, PairingCurve, G1, G2};
 

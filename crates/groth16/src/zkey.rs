@@ -29,8 +29,8 @@ use std::path::Path;
 use fastzk_field::{Field, PrimeField};
 use fastzk_formats::binfile::{read_file, BinFile, BinWriter, Cursor};
 use fastzk_formats::codec::{
-    decode_point, decode_points, describe_prime, encode_point, encode_points, point_len, read_mont,
-    read_prime, write_prime, PointCheck,
+    check_subgroup, decode_point, decode_points, describe_prime, encode_point, encode_points,
+    point_len, read_mont, read_prime, write_prime, PointCheck,
 };
 use fastzk_formats::error::{Ctx, ErrorKind, FormatError, Result};
 use fastzk_formats::snarkjs::{self, montgomery_radix, ZkeyProtocol};
@@ -74,7 +74,24 @@ impl<E: PairingCurve> Zkey<E> {
 
     /// [`Self::from_bytes`] with an explicit [`PointCheck`] level.
     pub fn from_bytes_with(bytes: &[u8], file: &str, validate: PointCheck) -> Result<Self> {
-        let view = ZkeyView::<E>::parse(bytes, file, validate)?;
+        Self::from_bytes_checking(bytes, file, validate, validate)
+    }
+
+    /// [`Self::from_bytes`] with [`Validate::Yes`] for the header's and IC's points but
+    /// the five query sections checked on the curve only: the caller completes the check
+    /// with [`check_query_subgroups`] (the CLI runs it beside the proof, and writes the
+    /// proof only once it has passed).
+    pub fn from_bytes_deferring_subgroups(bytes: &[u8], file: &str) -> Result<Self> {
+        Self::from_bytes_checking(bytes, file, PointCheck::Subgroup, PointCheck::OnCurve)
+    }
+
+    fn from_bytes_checking(
+        bytes: &[u8],
+        file: &str,
+        header: PointCheck,
+        validate: PointCheck,
+    ) -> Result<Self> {
+        let view = ZkeyView::<E>::parse(bytes, file, header)?;
         let ctx = Ctx::new(file);
         let g1 = |s: Section| {
             decode_points::<E::G1>(
@@ -503,6 +520,19 @@ pub fn read_zkey<E: PairingCurve>(
     validate: Validate,
 ) -> Result<ProvingKey<E>> {
     Zkey::open(path, validate).map(|z| z.proving_key)
+}
+
+/// The subgroup test of a key's five query sections, for a key read with
+/// [`Zkey::from_bytes_deferring_subgroups`]; `file` names it in the error, which is
+/// the one [`Zkey::from_bytes`] would have given (section and lowest failing index).
+pub fn check_query_subgroups<E: PairingCurve>(pk: &ProvingKey<E>, file: &str) -> Result<()> {
+    let ctx = Ctx::new(file);
+    let g1 = |s: Section, points: &[crate::G1<E>]| check_subgroup(points, &ctx.section(s.name()));
+    g1(Section::A, &pk.a_query)?;
+    g1(Section::B1, &pk.b_g1_query)?;
+    check_subgroup(&pk.b_g2_query, &ctx.section(Section::B2.name()))?;
+    g1(Section::C, &pk.c_query)?;
+    g1(Section::H, &pk.h_query)
 }
 
 /// Writes a proving key as a `.zkey` file with an empty contributions section.

@@ -6,7 +6,7 @@ use fastzk_curve::serialize::{PointEncoding, SnarkjsLem};
 use fastzk_curve::{bn254 as bn_curve, Affine};
 use fastzk_field::{bn254, Field};
 use fastzk_formats::{ErrorKind, FormatError, Validate};
-use fastzk_groth16::{proof_from_json, vk_from_json, Zkey};
+use fastzk_groth16::{check_query_subgroups, proof_from_json, vk_from_json, Zkey};
 use fastzk_pairing::{Bls12_381, Bn254};
 use fastzk_testing::corrupt::{expect_err, rebuild, Fixture};
 use fastzk_testing::fixtures::{bytes, text as json};
@@ -132,21 +132,25 @@ fn zkey_point_errors() {
     assert_eq!(e.index, Some(1));
 }
 
-/// A point on BN254's G2 curve (the twist) outside the order-r subgroup.
-fn non_subgroup_g2() -> Affine<bn_curve::G2Config> {
-    use fastzk_curve::CurveConfig;
-    let mut x = bn254::Fq2::ONE;
+/// A point on `C`'s curve outside the order-r subgroup.
+fn non_subgroup<C: fastzk_curve::CurveConfig>() -> Affine<C> {
+    let mut x = C::Base::ONE;
     loop {
-        let rhs = x.square() * x + bn_curve::G2Config::COEFF_B;
+        let rhs = x.square() * x + C::COEFF_B;
         if let Some(y) = rhs.sqrt().filter(|y| y.square() == rhs) {
-            let p = Affine::<bn_curve::G2Config>::new_unchecked(x, y);
+            let p = Affine::<C>::new_unchecked(x, y);
             assert!(p.is_on_curve());
             if !p.is_in_correct_subgroup() {
                 return p;
             }
         }
-        x += bn254::Fq2::ONE;
+        x += C::Base::ONE;
     }
+}
+
+/// A point on BN254's G2 curve (the twist) outside the order-r subgroup.
+fn non_subgroup_g2() -> Affine<bn_curve::G2Config> {
+    non_subgroup()
 }
 
 #[test]
@@ -173,6 +177,61 @@ fn zkey_subgroup_check() {
     let e = expect_err(parse("zkey", &m), "section 7 (B2)");
     assert_eq!(e.index, Some(1));
     Zkey::<Bn254>::from_bytes(&m, "t.zkey", Validate::No).unwrap();
+}
+
+/// The CLI's first use of a key: header and IC checked in full while parsing, the
+/// query sections' subgroup test run afterwards (beside the proof). Same verdicts and
+/// the same errors as the one-pass check, on both curves (BLS12-381's G1 sections need
+/// the test too).
+#[test]
+fn deferred_subgroup_check_matches_the_one_pass_check() {
+    fn same_error<E: fastzk_pairing::PairingCurve>(m: &[u8]) {
+        let whole = Zkey::<E>::from_bytes(m, "t.zkey", Validate::Yes).expect_err("bad key");
+        let key = Zkey::<E>::from_bytes_deferring_subgroups(m, "t.zkey").expect("on curve");
+        let later = check_query_subgroups(&key.proving_key, "t.zkey").expect_err("bad key");
+        assert_eq!(later.to_string(), whole.to_string());
+        assert_eq!(later.index, whole.index);
+    }
+    let key = Zkey::<Bn254>::from_bytes_deferring_subgroups(&bytes(ZKEY), "t.zkey").unwrap();
+    check_query_subgroups(&key.proving_key, "t.zkey").unwrap();
+    let good = bytes("bls12_381/multiplier_final.zkey");
+    let key = Zkey::<Bls12_381>::from_bytes_deferring_subgroups(&good, "t.zkey").unwrap();
+    check_query_subgroups(&key.proving_key, "t.zkey").unwrap();
+
+    // The header is still checked in full while parsing.
+    let bad = SnarkjsLem::encode(&non_subgroup_g2());
+    let m = zkey_with(|id, c| {
+        let mut c = c.to_vec();
+        if id == 2 {
+            c[POINTS_AT + 128..POINTS_AT + 256].copy_from_slice(&bad);
+        }
+        Some(c)
+    });
+    let e = Zkey::<Bn254>::from_bytes_deferring_subgroups(&m, "t.zkey").map(drop);
+    expect_err(e, "not in the prime-order subgroup");
+
+    // A query section's bad point: found by the later test, named as before.
+    let m = zkey_with(|id, c| {
+        let mut c = c.to_vec();
+        if id == 7 {
+            c[128..256].copy_from_slice(&bad);
+        }
+        Some(c)
+    });
+    same_error::<Bn254>(&m);
+
+    // BLS12-381: a G1 point outside the subgroup in A, then in H.
+    let bad = SnarkjsLem::encode(&non_subgroup::<fastzk_curve::bls12_381::G1Config>());
+    for (section, at) in [(5u32, 96), (9, 0)] {
+        let m = rebuild(&good, b"zkey", |id, c| {
+            let mut c = c.to_vec();
+            if id == section {
+                c[at..at + 96].copy_from_slice(&bad);
+            }
+            Some(c)
+        });
+        same_error::<Bls12_381>(&m);
+    }
 }
 
 /// Rewrites coefficient `i` of section 4 (entry layout: matrix, constraint, signal,

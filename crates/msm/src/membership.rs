@@ -108,6 +108,10 @@ pub fn check_points<C: MsmCurve>(points: &[Affine<C>]) -> Result<(), (usize, Cur
 /// [`check_points`] for points a reader has already checked on the curve: only the
 /// subgroup test is done (per point or batched, as [`strategy`] says).
 pub fn check_subgroup<C: MsmCurve>(points: &[Affine<C>]) -> Result<(), (usize, CurveError)> {
+    if cofactor_is_one(C::COFACTOR) {
+        // Every point on the curve is in the group.
+        return Ok(());
+    }
     match strategy::<C>(points.len()) {
         Strategy::Batched { bits, trials } if trials_pass(points, bits, trials, os_seed()) => {
             Ok(())

@@ -10,9 +10,9 @@ use fastzk_formats::{
 };
 use fastzk_groth16::setup_ptau::setup_from_ptau_file;
 use fastzk_groth16::{
-    prove_bounded, prove_with, read_proof_json, read_vk_json, read_zkey, setup_random_to_file,
-    verify, write_proof_json, write_vk_json, write_zkey, Bounded, ProveOptions, ProvingKey, Zkey,
-    ZkeyView,
+    check_query_subgroups, prove_bounded, prove_with, read_proof_json, read_vk_json, read_zkey,
+    setup_random_to_file, verify, write_proof_json, write_vk_json, write_zkey, Bounded,
+    ProveOptions, ProvingKey, Zkey, ZkeyView,
 };
 use fastzk_pairing::{with_pairing_curve, CurveId, Fr, PairingCurve};
 use rand_core::OsRng;
@@ -123,18 +123,44 @@ pub(crate) fn vk_curve(path: &Path) -> Result<CurveId> {
     }
 }
 
+/// A key whose query sections still owe their subgroup test ([`SubgroupCheck::run`]).
+struct SubgroupCheck {
+    file: String,
+    hash: blake3::Hash,
+}
+
+impl SubgroupCheck {
+    /// The test, and the key remembered as checked once it passes.
+    fn run<E: PairingCurve>(&self, pk: &ProvingKey<E>) -> Result<()> {
+        check_query_subgroups(pk, &self.file)?;
+        cache::mark_validated(&self.hash);
+        Ok(())
+    }
+}
+
 /// Reads a zkey. Points are checked on the curve and in the subgroup, unless the key is
 /// trusted (`--trusted-key`: on-curve only) or these exact bytes passed the full check
-/// before (see [`crate::cache`]: then only coordinate ranges are checked).
-fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool) -> Result<ProvingKey<E>> {
+/// before (see [`crate::cache`]: then only coordinate ranges are checked). The query
+/// sections' subgroup test is returned to be run beside the proof: it is the one part
+/// of a first use that does not have to come before the proof's work, only before the
+/// proof is written.
+fn load_zkey<E: PairingCurve>(
+    path: &Path,
+    trusted: bool,
+) -> Result<(ProvingKey<E>, Option<SubgroupCheck>)> {
     let bytes = map_file(path)?;
     let hash = cache::content_hash(&bytes);
-    let check = cache::point_check(&hash, trusted);
-    let pk = Zkey::<E>::from_bytes_with(&bytes, &name(path), check)?.proving_key;
-    if check == PointCheck::Subgroup {
-        cache::mark_validated(&hash);
-    }
-    Ok(pk)
+    let file = name(path);
+    Ok(match cache::point_check(&hash, trusted) {
+        PointCheck::Subgroup => (
+            Zkey::<E>::from_bytes_deferring_subgroups(&bytes, &file)?.proving_key,
+            Some(SubgroupCheck { file, hash }),
+        ),
+        check => (
+            Zkey::<E>::from_bytes_with(&bytes, &file, check)?.proving_key,
+            None,
+        ),
+    })
 }
 
 /// `prove` and `fullprove`: exit status 0, or an error.
@@ -194,15 +220,16 @@ where
         }
         return prove_bounded_files::<E>(p, chunk_points, block_entries, &progress, phases, start);
     }
-    let (pk, z) = {
+    let (pk, subgroup_check, z) = {
         let done = timed(p.witness.phase(), &progress);
-        // The witness is read or computed while the key's points are checked.
+        // The witness is read or computed while the key is read.
         let (pk, z) = rayon::join(
             || load_zkey::<E>(&p.zkey, p.flags.trusted_key),
             || p.witness.load::<Fr<E>>(),
         );
         done(&mut phases);
-        (pk?, z?)
+        let (pk, check) = pk?;
+        (pk, check, z?)
     };
     let r1cs = match &p.flags.r1cs {
         Some(path) => {
@@ -222,7 +249,19 @@ where
             .map(|o| o as &dyn fastzk_groth16::Offload<E>),
         ..ProveOptions::default()
     };
-    let (proof, t) = prove_with(&pk, &z, &opts).with_context(|| {
+    // A new key's subgroup test runs beside the proof (the cores' idle moments between
+    // phases are its); a key that fails it gets its error and no proof.
+    let (proved, checked) = rayon::join(
+        || prove_with(&pk, &z, &opts),
+        || {
+            subgroup_check.as_ref().map(|c| {
+                let t = Instant::now();
+                c.run(&pk).map(|()| t.elapsed())
+            })
+        },
+    );
+    let checked = checked.transpose()?;
+    let (proof, t) = proved.with_context(|| {
         format!(
             "proving with {} and {}",
             name(&p.zkey),
@@ -230,6 +269,10 @@ where
         )
     })?;
     phases.extend(t.phases);
+    if let Some(d) = checked {
+        // Its own wall time: it ran beside the phases above, not after them.
+        phases.push(("key subgroup check (beside)", d));
+    }
     let overlapping = under("msm (concurrent)", &t.overlapping);
     let done = timed("write proof + public", &progress);
     write_proof_json(&p.proof, &proof)?;
