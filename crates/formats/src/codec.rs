@@ -157,11 +157,28 @@ pub fn decode_points<C: SerializableCurve + MsmCurve>(
         PointCheck::Subgroup => PointCheck::OnCurve,
         other => other,
     };
-    let points: Vec<Affine<C>> = bytes
-        .par_chunks_exact(len as usize)
+    // Decoded straight into their final place: collecting `Result`s in parallel would
+    // build the array twice (per-task pieces, then the whole), and fresh pages cost as
+    // much as the decoding.
+    let len = len as usize;
+    let mut points: Vec<Affine<C>> = Vec::with_capacity(bytes.len() / len);
+    let decoded = points.spare_capacity_mut()[..bytes.len() / len]
+        .par_iter_mut()
+        .zip(bytes.par_chunks_exact(len))
         .enumerate()
-        .map(|(i, chunk)| decode_point(chunk, each, ctx).map_err(|e| e.at(i as u64)))
-        .collect::<Result<_>>()?;
+        .try_for_each(|(i, (slot, chunk))| {
+            slot.write(decode_point(chunk, each, ctx).map_err(|e| e.at(i as u64))?);
+            Ok::<(), FormatError>(())
+        });
+    if let Err(e) = decoded {
+        // Name the lowest bad point, whichever one the parallel pass met first.
+        for (i, chunk) in bytes.chunks_exact(len).enumerate() {
+            decode_point::<C>(chunk, each, ctx).map_err(|e| e.at(i as u64))?;
+        }
+        return Err(e);
+    }
+    // SAFETY: the pass above wrote every slot (it found no error).
+    unsafe { points.set_len(bytes.len() / len) };
     if check == PointCheck::Subgroup {
         check_subgroup(&points, ctx)?;
     }

@@ -241,3 +241,47 @@ fn large_g2_section_names_the_point_outside_the_subgroup() {
         assert!(decode_points::<g::G2Config>(&b, 4096, PointCheck::OnCurve, &ctx).is_ok());
     }
 }
+
+/// Points are decoded in parallel straight into place: every mode gives back the
+/// encoded points, and with several bad points the error names the lowest, whichever
+/// one a thread met first.
+#[test]
+fn decoded_sections_are_whole_and_errors_name_the_lowest_bad_point() {
+    use fastzk_curve::bn254 as g;
+    use fastzk_formats::codec::{decode_points, encode_points};
+    use fastzk_formats::error::Ctx;
+    use fastzk_formats::PointCheck;
+
+    let n = 5000;
+    let good = fastzk_testing::gen::points::<g::G1Config>(n, 9);
+    let ctx = Ctx::new("t.zkey").section("A");
+    let mut bytes = Vec::new();
+    encode_points(&mut bytes, &good);
+    for check in [
+        PointCheck::Subgroup,
+        PointCheck::OnCurve,
+        PointCheck::Prevalidated,
+    ] {
+        let back = decode_points::<g::G1Config>(&bytes, n as u64, check, &ctx);
+        assert_eq!(back.expect("good points"), good, "{check:?}");
+    }
+    let empty = decode_points::<g::G1Config>(&[], 0, PointCheck::Subgroup, &ctx);
+    assert!(empty.expect("no points").is_empty());
+    // A flipped bit of y: off the curve. Pairs straddling the places where rayon
+    // splits the work, so that the higher one is usually met first.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    for bad in [[4999, 3], [2499, 2500], [1249, 1250], [3749, 3750]] {
+        let mut b = bytes.clone();
+        for i in bad {
+            b[i * 64 + 32] ^= 1;
+        }
+        let e = pool
+            .install(|| decode_points::<g::G1Config>(&b, n as u64, PointCheck::OnCurve, &ctx))
+            .expect_err("off the curve");
+        assert_eq!(e.index, Some(bad[0].min(bad[1]) as u64), "{e}");
+        assert!(e.to_string().contains("not on the curve"), "{e}");
+    }
+}
