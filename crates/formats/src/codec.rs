@@ -160,9 +160,9 @@ pub fn decode_points<C: SerializableCurve + MsmCurve>(
     // Decoded straight into their final place: collecting `Result`s in parallel would
     // build the array twice (per-task pieces, then the whole), and fresh pages cost as
     // much as the decoding.
-    let len = len as usize;
-    let mut points: Vec<Affine<C>> = Vec::with_capacity(bytes.len() / len);
-    let decoded = points.spare_capacity_mut()[..bytes.len() / len]
+    let (len, n) = (len as usize, count as usize);
+    let mut points: Vec<Affine<C>> = Vec::with_capacity(n);
+    let decoded = points.spare_capacity_mut()[..n]
         .par_iter_mut()
         .zip(bytes.par_chunks_exact(len))
         .enumerate()
@@ -178,7 +178,7 @@ pub fn decode_points<C: SerializableCurve + MsmCurve>(
         return Err(e);
     }
     // SAFETY: the pass above wrote every slot (it found no error).
-    unsafe { points.set_len(bytes.len() / len) };
+    unsafe { points.set_len(n) };
     if check == PointCheck::Subgroup {
         check_subgroup(&points, ctx)?;
     }
