@@ -11,6 +11,7 @@ use rand_core::RngCore;
 
 mod bytes;
 mod config;
+mod inverse;
 mod lazy;
 mod mul;
 mod ntt;
@@ -155,7 +156,8 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
 
     /// Inverse by the binary extended Euclidean algorithm on Montgomery form: for
     /// `x = aR`, returns `a^{-1}R = R^2 / x` (the running coefficient starts at `R^2`).
-    fn inverse_impl(&self) -> Option<Self> {
+    /// The reference the divsteps inversion is tested against.
+    pub fn inverse_binary(&self) -> Option<Self> {
         if bigint::is_zero(&self.limbs) {
             return None;
         }
@@ -234,7 +236,7 @@ impl<P: MontConfig<N>, const N: usize> Field for Fp<P, N> {
         self.mul_fast(self)
     }
     fn inverse(&self) -> Option<Self> {
-        self.inverse_impl()
+        self.inverse_divsteps()
     }
     fn random<R: RngCore + ?Sized>(rng: &mut R) -> Self {
         // Rejection sampling on the top bits: uniform over [0, p). Montgomery form is a
