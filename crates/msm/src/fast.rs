@@ -205,7 +205,7 @@ pub(crate) fn pippenger_flush_form<C: MsmCurve>(
             let (off, width) = (rec.offsets[w], rec.widths[w]);
             let top = w + 1 == m;
             let n_buckets = 1usize << (width - 1);
-            let batch = BucketAcc::<C>::default_batch(n_buckets);
+            let batch = BucketAcc::<C>::batch_for(n_buckets, kernel.is_some());
             let mut acc = match kernel {
                 Some(k) => BucketAcc::<C>::with_kernel(n_buckets, batch, k),
                 None => BucketAcc::<C>::new(n_buckets, batch),

@@ -194,7 +194,7 @@ fn combination<C: MsmCurve>(
 ) -> Xyzz<C> {
     let half = 1i32 << (bits - 1);
     let n_buckets = half as usize;
-    let batch = BucketAcc::<C>::default_batch(n_buckets);
+    let batch = BucketAcc::<C>::batch_for(n_buckets, kernel.is_some());
     let mut acc = match kernel {
         Some(k) => BucketAcc::<C>::with_kernel(n_buckets, batch, k),
         None => BucketAcc::<C>::new(n_buckets, batch),
