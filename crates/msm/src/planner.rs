@@ -207,9 +207,8 @@ fn measure<C: MsmCurve>() -> Calibration {
 }
 
 /// Modelled cost (ns, all threads together) of the batch-affine engine for `n`
-/// points with `bits`-bit scalars and window `c` (the eight-lane flush's batch size
-/// when `simd`).
-pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32, simd: bool) -> f64 {
+/// points with `bits`-bit scalars and window `c`.
+pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f64 {
     let m = SignedScalars::windows_for(bits, c) as f64;
     let buckets = (1u64 << (c - 1)) as f64;
     let bytes = buckets * BucketAcc::<C>::bucket_bytes() as f64;
@@ -223,7 +222,10 @@ pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32, simd
     let nonzero = 1.0 - 1.0 / (2.0 * buckets + 1.0);
     // Small bucket sets flush small batches: each addition carries a larger share of
     // the batch's fixed cost than in the calibration (large sets a smaller one).
-    let batch = BucketAcc::<C>::batch_for(1usize << (c - 1), simd) as f64;
+    // The eight-lane flush's batch size for both flushes: the scalar flush's smaller
+    // batches buy their extra inversions back in cache misses, which this model does
+    // not see (with its own batch size it picked c = 13 for BN254 G1 2^20, slower).
+    let batch = BucketAcc::<C>::kernel_batch(1usize << (c - 1)) as f64;
     let inv_share = cal.flush_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64);
     m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share)
         + buckets * cal.reduce_step_ns)
@@ -263,7 +265,7 @@ pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
         } else {
             1.0
         };
-        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c, simd) * idle;
+        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c) * idle;
         if cost < best.0 {
             best = (cost, c);
         }
