@@ -224,7 +224,7 @@ pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f
     // the batch's fixed cost than in the calibration (large sets a smaller one).
     // The eight-lane flush's batch size for both flushes: the scalar flush's smaller
     // batches buy their extra inversions back in cache misses, which this model does
-    // not see (with its own batch size it picked c = 13 for BN254 G1 2^20, slower).
+    // not see.
     let batch = BucketAcc::<C>::kernel_batch(1usize << (c - 1)) as f64;
     let inv_share = cal.flush_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64);
     m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share)
