@@ -150,8 +150,9 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// The scalar flush's batch size: it amortises the inversion (2 µs for BN254, about
     /// 80 multiplications) and keeps conflicts rare, and it is small enough that the
     /// batch's buckets and points stay near the core between the push that prefetches
-    /// them and the flush (BN254 G1 2^20 without IFMA: batches of 256 instead of 1024
-    /// at c = 14, ~10 % faster).
+    /// them and the flush (BN254 G1 2^20 without IFMA, c = 14: batches of 256 instead
+    /// of 1024 were ~10 % faster in a harness calling the engine directly; the whole
+    /// `fastzk bench msm` did not show it above a noisy host's ±10 %).
     pub fn default_batch(n_buckets: usize) -> usize {
         (n_buckets / 32).clamp(16, 2048)
     }
