@@ -68,15 +68,18 @@ fn divsteps(delta: &mut i64, f0: u64, g0: u64) -> Matrix {
     Matrix { u, v, q, r }
 }
 
-/// `(a·x + b·y) / 2^62` for `x, y` normalised, exact (the caller guarantees the low 62
-/// bits of the sum are zero), normalised.
-fn combine_exact(l: usize, x: &Signed62, y: &Signed62, a: i64, b: i64) -> Signed62 {
+/// `(a·x + b·y + k·p) / 2^62` for normalised `x`, `y`, `p`, normalised; the caller
+/// guarantees the low 62 bits of the sum are zero (`k = 0` where `a·x + b·y` is already
+/// divisible, as for `f` and `g`).
+fn combine(l: usize, x: &Signed62, y: &Signed62, a: i64, b: i64, k: i64, p: &Signed62) -> Signed62 {
+    let term =
+        |i: usize| a as i128 * x[i] as i128 + b as i128 * y[i] as i128 + k as i128 * p[i] as i128;
     let mut out = [0i64; MAX_LIMBS];
-    let mut c: i128 = a as i128 * x[0] as i128 + b as i128 * y[0] as i128;
+    let mut c = term(0);
     debug_assert_eq!(c as i64 & MASK, 0);
     c >>= B;
     for i in 1..l {
-        c += a as i128 * x[i] as i128 + b as i128 * y[i] as i128;
+        c += term(i);
         out[i - 1] = c as i64 & MASK;
         c >>= B;
     }
@@ -84,30 +87,10 @@ fn combine_exact(l: usize, x: &Signed62, y: &Signed62, a: i64, b: i64) -> Signed
     out
 }
 
-/// `(a·x + b·y + k·p) / 2^62` with `k` chosen so the division is exact.
-fn combine_mod(
-    l: usize,
-    x: &Signed62,
-    y: &Signed62,
-    a: i64,
-    b: i64,
-    p: &Signed62,
-    p_inv: i64,
-) -> Signed62 {
+/// The `k < 2^62` that makes `a·x + b·y + k·p` divisible by 2^62 (`p_inv = p⁻¹ mod 2^62`).
+fn exact_multiple(x: &Signed62, y: &Signed62, a: i64, b: i64, p_inv: i64) -> i64 {
     let low = (a as i128 * x[0] as i128 + b as i128 * y[0] as i128) as i64;
-    let k = low.wrapping_mul(p_inv).wrapping_neg() & MASK;
-    let mut out = [0i64; MAX_LIMBS];
-    let mut c: i128 =
-        a as i128 * x[0] as i128 + b as i128 * y[0] as i128 + k as i128 * p[0] as i128;
-    debug_assert_eq!(c as i64 & MASK, 0);
-    c >>= B;
-    for i in 1..l {
-        c += a as i128 * x[i] as i128 + b as i128 * y[i] as i128 + k as i128 * p[i] as i128;
-        out[i - 1] = c as i64 & MASK;
-        c >>= B;
-    }
-    out[l - 1] = c as i64;
-    out
+    low.wrapping_mul(p_inv).wrapping_neg() & MASK
 }
 
 /// `x + s·p`, normalised (`s` is ±1).
@@ -189,12 +172,16 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         while g[..l].iter().any(|&w| w != 0) {
             let t = divsteps(&mut delta, f[0] as u64, g[0] as u64);
             let (nf, ng) = (
-                combine_exact(l, &f, &g, t.u, t.v),
-                combine_exact(l, &f, &g, t.q, t.r),
+                combine(l, &f, &g, t.u, t.v, 0, &p),
+                combine(l, &f, &g, t.q, t.r, 0, &p),
+            );
+            let (kd, ke) = (
+                exact_multiple(&d, &e, t.u, t.v, p_inv),
+                exact_multiple(&d, &e, t.q, t.r, p_inv),
             );
             let (mut nd, mut ne) = (
-                combine_mod(l, &d, &e, t.u, t.v, &p, p_inv),
-                combine_mod(l, &d, &e, t.q, t.r, &p, p_inv),
+                combine(l, &d, &e, t.u, t.v, kd, &p),
+                combine(l, &d, &e, t.q, t.r, ke, &p),
             );
             for y in [&mut nd, &mut ne] {
                 while is_negative(l, y) {
