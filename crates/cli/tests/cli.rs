@@ -1,0 +1,115 @@
+//! The `fastzk` binary as users and scripts call it: exit statuses 0/1/2 of `verify` on
+//! snarkjs' own files, errors naming the file, the JSON error format, and `info`.
+//! (The protocols themselves are tested in their crates and against snarkjs in
+//! `interop/`; this building of the binary is also the one CI's interop suite runs.)
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use fastzk_testing::fixtures;
+
+fn fastzk(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fastzk"))
+        .args(args)
+        .output()
+        .expect("the fastzk binary runs")
+}
+
+fn fixture(rel: &str) -> String {
+    fixtures::path(rel).to_string_lossy().into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// snarkjs' proofs verify (exit 0), whichever protocol and curve the key names, and the
+/// same proof against another public input is rejected (exit 1).
+#[test]
+fn verify_exit_statuses_on_snarkjs_files() {
+    for curve in ["bn254", "bls12_381"] {
+        for protocol in ["", "_plonk"] {
+            let vk = fixture(&format!("{curve}/multiplier{protocol}_vk.json"));
+            let public = fixture(&format!("{curve}/multiplier{protocol}_public.json"));
+            let proof = fixture(&format!("{curve}/multiplier{protocol}_proof.json"));
+            let ok = fastzk(&["verify", &vk, &public, &proof]);
+            assert_eq!(ok.status.code(), Some(0), "{curve}{protocol}: {ok:?}");
+
+            let text = std::fs::read_to_string(&public).unwrap();
+            let values: Vec<String> = serde_json::from_str(&text).unwrap();
+            let mut wrong = values.clone();
+            wrong[0] = (wrong[0].parse::<u64>().unwrap() + 1).to_string();
+            let wrong_path = scratch(&format!("{curve}{protocol}_wrong_public.json"));
+            std::fs::write(&wrong_path, serde_json::to_string(&wrong).unwrap()).unwrap();
+            let bad = fastzk(&["verify", &vk, wrong_path.to_str().unwrap(), &proof]);
+            assert_eq!(bad.status.code(), Some(1), "{curve}{protocol}: {bad:?}");
+        }
+    }
+}
+
+/// A missing file is bad input (exit 2), and the message names it; with
+/// `--error-format json` the same error is one JSON object carrying the status.
+#[test]
+fn missing_file_is_exit_2_naming_it() {
+    let missing = scratch("no-such-vk.json");
+    let missing = missing.to_str().unwrap();
+    let public = fixture("bn254/multiplier_public.json");
+    let proof = fixture("bn254/multiplier_proof.json");
+
+    let text = fastzk(&["verify", missing, &public, &proof]);
+    assert_eq!(text.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&text.stderr);
+    assert!(
+        stderr.contains(missing),
+        "stderr does not name the file: {stderr}"
+    );
+
+    let json = fastzk(&["--error-format", "json", "verify", missing, &public, &proof]);
+    assert_eq!(json.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&json.stderr).expect("one JSON object");
+    assert_eq!(error["exit_status"], 2);
+    assert!(error["error"].as_str().unwrap().contains(missing));
+}
+
+/// A proof file that is not a proof is bad input, not an invalid proof.
+#[test]
+fn garbage_proof_is_exit_2() {
+    let garbage = scratch("garbage_proof.json");
+    std::fs::write(&garbage, b"{\"pi_a\": [\"1\", \"2\"").unwrap();
+    let out = fastzk(&[
+        "verify",
+        &fixture("bn254/multiplier_vk.json"),
+        &fixture("bn254/multiplier_public.json"),
+        garbage.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+/// `info` lists each CPU feature with whether the hardware has it and whether it is in
+/// use, and the documented environment switch takes MULX/ADX out of use.
+#[test]
+fn info_reports_cpu_features_and_switches() {
+    let columns = |envs: &[(&str, &str)]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fastzk"))
+            .arg("info")
+            .envs(envs.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(stdout.contains("avx512ifma"), "{stdout}");
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("mulx/adx"))
+            .unwrap_or_else(|| panic!("no mulx/adx line: {stdout}"))
+            .to_owned();
+        let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        (words[1].clone(), words[2].clone())
+    };
+    let (hardware, in_use) = columns(&[]);
+    assert_eq!(in_use, hardware, "MULX/ADX is used whenever the CPU has it");
+    let (_, switched) = columns(&[("FASTZK_NO_ADX", "1")]);
+    assert_eq!(switched, "no");
+}
