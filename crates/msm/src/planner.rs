@@ -26,11 +26,6 @@ pub struct Calibration {
     pub batch_add_ns: f64,
     /// The same with the eight-lane IFMA flush, where the group and CPU have it.
     pub simd_batch_add_ns: Option<f64>,
-    /// Relative extra cost of an addition per doubling of the bucket table past
-    /// 512 KiB. Not measured (a few milliseconds cannot warm a large table the way a
-    /// real MSM does): 0.12 for the scalar flush, 0.06 for the IFMA flush, whose
-    /// gathers keep eight bucket loads in flight; both fitted to 2^20 window sweeps.
-    pub cache_penalty: f64,
     /// Fixed cost of one batch flush (the shared inversion and, for the IFMA flush,
     /// combining the lanes), scalar and IFMA flush: measured from batches of 64 vs 512.
     pub flush_ns: f64,
@@ -48,15 +43,34 @@ pub struct Calibration {
 /// The batch size at which `batch_add_ns` is measured.
 const CAL_BATCH: usize = 512;
 
-/// See [`Calibration::cache_penalty`].
-const SCALAR_CACHE_PENALTY: f64 = 0.12;
-const SIMD_CACHE_PENALTY: f64 = 0.06;
+/// How much a bucket addition slows down as the bucket table outgrows the caches: past
+/// a knee, a relative extra cost per doubling of the table. Model constants, not
+/// measurements (a few milliseconds cannot warm a large table the way a real MSM does),
+/// fitted to 2^20 window sweeps. The IFMA flush (Zen 4): 0.06 past 512 KiB, its gathers
+/// keeping eight bucket loads in flight. The scalar flush: 0.17 past 2 MiB, on a Zen 3
+/// class EPYC without AVX-512 (BN254 G1, 2 threads, medians of 12 runs: c = 13, 14, 15,
+/// 16, 17, 18 took 2683, 2622, 2259, 2293, 2472, 2581 ms; per window, 16 and 32 KiB
+/// buckets cost no more than 4 KiB ones, and larger tables 15–20 % more per doubling),
+/// where its batches (one per 32 buckets, every bucket prefetched when queued) hide
+/// the misses of tables a few times the L2. Its earlier 0.12 past 512 KiB, fitted
+/// before those batches, picked c = 13 there: 15 % slower than c = 16.
+#[derive(Clone, Copy, Debug)]
+struct CacheModel {
+    knee_bytes: f64,
+    penalty_per_doubling: f64,
+}
+
+const SCALAR_CACHE: CacheModel = CacheModel {
+    knee_bytes: 2.0 * 1024.0 * 1024.0,
+    penalty_per_doubling: 0.17,
+};
+const SIMD_CACHE: CacheModel = CacheModel {
+    knee_bytes: 512.0 * 1024.0,
+    penalty_per_doubling: 0.06,
+};
 
 /// The small batch size of the flush-cost measurement.
 const SMALL_BATCH: usize = 64;
-
-/// Bucket-table size past which additions start paying for cache misses.
-const CACHE_KNEE: f64 = 512.0 * 1024.0;
 
 /// The planner's decision.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -197,7 +211,6 @@ fn measure<C: MsmCurve>() -> Calibration {
         inverse_ns: best_inv,
         batch_add_ns: best_ba,
         simd_batch_add_ns: simd.map(|s| s.0),
-        cache_penalty: SCALAR_CACHE_PENALTY,
         flush_ns,
         simd_flush_ns: simd.map_or(flush_ns, |s| s.1),
         reduce_step_ns: best_red,
@@ -207,14 +220,15 @@ fn measure<C: MsmCurve>() -> Calibration {
 }
 
 /// Modelled cost (ns, all threads together) of the batch-affine engine for `n`
-/// points with `bits`-bit scalars and window `c`.
-pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32) -> f64 {
+/// points with `bits`-bit scalars and window `c`, with the scalar flush or (`simd`)
+/// the IFMA one; `cal` holds the costs of the flush that runs ([`calibration_for`]).
+pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32, simd: bool) -> f64 {
     let m = SignedScalars::windows_for(bits, c) as f64;
     let buckets = (1u64 << (c - 1)) as f64;
     let bytes = buckets * BucketAcc::<C>::bucket_bytes() as f64;
-    // Past ~512 KiB of buckets (half a Zen L2) each addition pays for cache misses.
-    let penalty = if bytes > CACHE_KNEE {
-        1.0 + cal.cache_penalty * (bytes / CACHE_KNEE).log2()
+    let cache = if simd { SIMD_CACHE } else { SCALAR_CACHE };
+    let penalty = if bytes > cache.knee_bytes {
+        1.0 + cache.penalty_per_doubling * (bytes / cache.knee_bytes).log2()
     } else {
         1.0
     };
@@ -236,24 +250,25 @@ pub fn plan_window<C: MsmCurve>(n: usize, bits: u32) -> Plan {
     plan_window_with::<C>(n, bits, false)
 }
 
-/// The calibration with `batch_add_ns` of the flush that will run.
-fn calibration_for<C: MsmCurve>(simd: bool) -> Calibration {
+/// The calibration with `batch_add_ns` of the flush that will run, and whether that is
+/// the IFMA flush (`simd` asked for and measured for this group and CPU).
+fn calibration_for<C: MsmCurve>(simd: bool) -> (Calibration, bool) {
     let mut cal = calibration::<C>();
     if simd {
         if let Some(ns) = cal.simd_batch_add_ns {
             cal.batch_add_ns = ns;
             cal.flush_ns = cal.simd_flush_ns;
             cal.reduce_step_ns = cal.simd_reduce_step_ns.unwrap_or(cal.reduce_step_ns);
-            cal.cache_penalty = SIMD_CACHE_PENALTY;
+            return (cal, true);
         }
     }
-    cal
+    (cal, false)
 }
 
 /// Best window for `n` points of `bits`-bit scalars under the model, for the IFMA
 /// flush (`simd`, where available) or the scalar one.
 pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
-    let cal = calibration_for::<C>(simd);
+    let (cal, simd) = calibration_for::<C>(simd);
     let threads = rayon::current_num_threads().max(1) as f64;
     let mut best = (f64::MAX, 1u32);
     for c in 2..=20u32 {
@@ -265,7 +280,7 @@ pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
         } else {
             1.0
         };
-        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c) * idle;
+        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c, simd) * idle;
         if cost < best.0 {
             best = (cost, c);
         }
@@ -289,7 +304,7 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
     if C::glv_fast().is_none() || bits <= 64 {
         return false;
     }
-    let cal = calibration_for::<C>(simd);
+    let (cal, flush_is_simd) = calibration_for::<C>(simd);
     let plain = plan_window_with::<C>(n, bits, simd).est_ms;
     let half = bits.div_ceil(2) + 2;
     let threads = rayon::current_num_threads().max(1) as f64;
@@ -299,11 +314,7 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
     // convert and stream through every window): at 2^20, BN254 G1 2 threads 1051 ms with
     // GLV (c=13) vs 760 ms without (c=15); BLS12-381 G1 1 thread 5341 vs 4293 ms. It
     // has to win clearly in the model to be used.
-    let margin = if simd && cal.simd_batch_add_ns.is_some() {
-        0.85
-    } else {
-        1.0
-    };
+    let margin = if flush_is_simd { 0.85 } else { 1.0 };
     glv < plain * margin
 }
 
