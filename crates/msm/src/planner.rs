@@ -49,8 +49,8 @@ const CAL_BATCH: usize = 512;
 /// fitted to 2^20 window sweeps. The IFMA flush (Zen 4): 0.06 past 512 KiB, its gathers
 /// keeping eight bucket loads in flight. The scalar flush: 0.17 past 2 MiB, on a Zen 3
 /// class EPYC without AVX-512 (BN254 G1, 2 threads, medians of 12 runs: c = 13, 14, 15,
-/// 16, 17, 18 took 2683, 2622, 2259, 2293, 2472, 2581 ms; per window, 16 and 32 KiB
-/// buckets cost no more than 4 KiB ones, and larger tables 15–20 % more per doubling),
+/// 16, 17, 18 took 2683, 2622, 2259, 2293, 2472, 2581 ms; per window, tables of 1 and
+/// 2 MiB cost no more than one of 256 KiB, and larger tables 15–20 % more per doubling),
 /// where its batches (one per 32 buckets, every bucket prefetched when queued) hide
 /// the misses of tables a few times the L2. Its earlier 0.12 past 512 KiB, fitted
 /// before those batches, picked c = 13 there: 15 % slower than c = 16.
