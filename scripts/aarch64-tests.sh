@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ARM64: the field, curve and MSM conformance suites cross-compiled for
+# aarch64-unknown-linux-gnu and run under qemu-user. There the field takes the portable
+# path (u128 products, MUL/UMULH on aarch64) and the IFMA checks run on the model only.
+# Installs what it needs on Debian: the rustup target, gcc-aarch64-linux-gnu (the linker)
+# and qemu-user. If one of them cannot be had, it says which and exits 2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGET=aarch64-unknown-linux-gnu
+
+SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || ! command -v qemu-aarch64 >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "installing gcc-aarch64-linux-gnu and qemu-user (apt-get)"
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user >/dev/null
+  fi
+fi
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
+  { echo "aarch64: no cross linker (Debian: apt-get install gcc-aarch64-linux-gnu)" >&2; exit 2; }
+command -v qemu-aarch64 >/dev/null 2>&1 ||
+  { echo "aarch64: no qemu-aarch64 (Debian: apt-get install qemu-user)" >&2; exit 2; }
+if ! rustup target list --installed 2>/dev/null | grep -qx "$TARGET"; then
+  rustup target add "$TARGET" ||
+    { echo "aarch64: rustup could not add the $TARGET standard library" >&2; exit 2; }
+fi
+
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+# The field and curve suites are their crates' `conformance` tests; the MSM suite is the
+# `conformance` module of the MSM crate's test binary (a name filter, so a second command).
+cargo test --release --target "$TARGET" -p fastzk-field -p fastzk-curve --test conformance
+cargo test --release --target "$TARGET" -p fastzk-msm --test suite -- conformance::
