@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ARM64: the field, curve and MSM conformance suites cross-compiled for
 # aarch64-unknown-linux-gnu and run under qemu-user. There the field takes the portable
-# path (u128 products, MUL/UMULH on aarch64) and the IFMA checks run on the model only.
+# path (u128 products, MUL/UMULH on aarch64).
 # Installs what it needs on Debian: the rustup target, gcc-aarch64-linux-gnu (the linker)
 # and qemu-user. If one of them cannot be had, it says which and exits 2.
 set -euo pipefail
