@@ -40,4 +40,6 @@ pub use instances::*;
 pub use mont::{Fp, MinusOneExt, MontConfig, MontTable};
 pub use ntt::NttField;
 pub use quad::{QuadExt, QuadExtConfig};
-pub use traits::{ExtensionField, Field, FieldError, Legendre, LengthMismatch, PrimeField};
+pub use traits::{
+    ExtensionField, Field, FieldError, Legendre, LengthMismatch, NormInverse, PrimeField,
+};

@@ -6,7 +6,7 @@ use core::hash::Hash;
 
 use rand_core::RngCore;
 
-use crate::traits::{ExtensionField, Field, Legendre};
+use crate::traits::{ExtensionField, Field, Legendre, NormInverse};
 
 /// The base field and the non-residue `β` of a quadratic extension.
 pub trait QuadExtConfig:
@@ -153,6 +153,19 @@ impl<C: QuadExtConfig> ExtensionField for QuadExt<C> {
     }
     fn frobenius(&self) -> Self {
         self.conjugate()
+    }
+}
+
+impl<C: QuadExtConfig> NormInverse for QuadExt<C> {
+    type Norm = C::Base;
+    #[inline(always)]
+    fn norm_of(&self) -> C::Base {
+        self.norm()
+    }
+    /// `conj(x) / N(x)`, as `x · conj(x) = N(x)`.
+    #[inline(always)]
+    fn inverse_from_norm(&self, norm_inverse: C::Base) -> Self {
+        self.conjugate().scale(norm_inverse)
     }
 }
 

@@ -10,7 +10,7 @@
 //! twice the batch-affine price instead of collapsing to one inversion per addition.
 
 use fastzk_curve::{Affine, CurveConfig, Xyzz};
-use fastzk_field::Field;
+use fastzk_field::{Field, NormInverse};
 
 use crate::ifma_flush::IfmaFlush;
 
@@ -64,9 +64,11 @@ pub struct BucketAcc<C: CurveConfig> {
     /// (`soa[(g·2w + i)·8 + lane]`, `w` words per coordinate, `x` then `y`), so the
     /// kernel loads them without gathers.
     soa: Vec<u64>,
-    prefix: Vec<C::Base>,
-    /// Denominators of the batch (scalar mode), kept from the forward pass.
-    dens: Vec<C::Base>,
+    /// Prefix products of the denominators' norms (scalar mode): the inversion chain runs
+    /// in the prime field below the coordinates (`Fq` for G2, see [`NormInverse`]).
+    prefix: Vec<Norm<C>>,
+    /// The denominators' norms, kept from the forward pass.
+    norms: Vec<Norm<C>>,
     queue: Vec<(u32, Affine<C>)>,
     spare: Vec<(u32, Affine<C>)>,
     batch_size: usize,
@@ -80,6 +82,9 @@ pub struct BucketAcc<C: CurveConfig> {
     /// [`reduce`](Self::reduce); [`reset`](Self::reset) clears it).
     slots_standard: bool,
 }
+
+/// The prime field of a group's batch inversions (`Fq` for G1 and G2 alike).
+type Norm<C> = <<C as CurveConfig>::Base as NormInverse>::Norm;
 
 /// One batch for the eight-lane flush ([`IfmaFlush`]).
 #[cfg_attr(
@@ -123,7 +128,7 @@ impl<C: CurveConfig> BucketAcc<C> {
             batch_pts: Vec::with_capacity(batch_size),
             soa: Vec::new(),
             prefix: Vec::with_capacity(batch_size),
-            dens: Vec::with_capacity(batch_size),
+            norms: Vec::with_capacity(batch_size),
             queue: Vec::with_capacity(batch_size),
             spare: Vec::with_capacity(batch_size),
             batch_size,
@@ -371,40 +376,43 @@ impl<C: CurveConfig> BucketAcc<C> {
             self.flush_simd(kernel);
             return;
         }
-        // Forward: the denominators `p.x − a.x` and their prefix products. A zero
-        // denominator (the point equals the bucket or its negation) would need a doubling
-        // or give the identity: that entry is marked and its point goes to the
-        // projective overflow bucket instead, as in the eight-lane flush, so the backward
-        // pass has no branches on the common path.
+        // Forward: the denominators `p.x − a.x`, their norms and the norms' prefix
+        // products. A zero denominator (the point equals the bucket or its negation)
+        // would need a doubling or give the identity: that entry is marked and its point
+        // goes to the projective overflow bucket instead, as in the eight-lane flush, so
+        // the backward pass has no branches on the common path.
         self.prefix.clear();
-        self.dens.clear();
-        let mut acc = C::Base::ONE;
+        self.norms.clear();
+        let mut acc = Norm::<C>::ONE;
         let mut exceptional = false;
         for j in 0..n {
             let b = self.batch_idx[j] as usize;
-            let mut d = self.batch_pts[j].x - self.slot(b).x;
-            if d.is_zero() {
-                d = C::Base::ONE;
+            let d = self.batch_pts[j].x - self.slot(b).x;
+            let mut norm = d.norm_of();
+            if norm.is_zero() {
+                norm = Norm::<C>::ONE;
                 self.batch_idx[j] |= NEG;
                 exceptional = true;
             }
             self.prefix.push(acc);
-            self.dens.push(d);
-            acc *= d;
+            self.norms.push(norm);
+            acc *= norm;
         }
         let mut inv = acc
             .inverse()
-            .expect("a product of nonzero denominators is nonzero");
+            .expect("a product of nonzero norms is nonzero");
         for j in (0..n).rev() {
             let b = self.batch_idx[j];
             if b & NEG != 0 {
-                continue; // its denominator is one: `inv` is unchanged
+                continue; // its norm is one: `inv` is unchanged
             }
             let b = b as usize;
             let p = &self.batch_pts[j];
             let a = *self.slot(b);
-            let dinv = inv * self.prefix[j];
-            inv *= self.dens[j];
+            let norm_inv = inv * self.prefix[j];
+            inv *= self.norms[j];
+            // The denominator again (for a prime field unused, and optimised away).
+            let dinv = (p.x - a.x).inverse_from_norm(norm_inv);
             let lambda = (p.y - a.y) * dinv;
             let x3 = lambda.square() - (a.x + p.x);
             let y3 = lambda * (a.x - x3) - a.y;

@@ -6,7 +6,9 @@
 //! * [`ark_quad_ext_tests!`](crate::ark_quad_ext_tests): with an arkworks counterpart.
 
 use fastzk_field::ark::ArkField;
-use fastzk_field::{ExtensionField, Field, Legendre, PrimeField, QuadExt, QuadExtConfig};
+use fastzk_field::{
+    ExtensionField, Field, Legendre, NormInverse, PrimeField, QuadExt, QuadExtConfig,
+};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -67,6 +69,12 @@ where
             match x.inverse() {
                 Some(inv) => prop_assert_eq!(inv * x, QuadExt::ONE),
                 None => prop_assert!(x.is_zero()),
+            }
+            // The batch inversions' route: through the norm's inverse in the base field.
+            prop_assert_eq!(x.norm_of(), x.norm());
+            prop_assert_eq!(x.norm_of().is_zero(), x.is_zero());
+            if let Some(norm_inv) = x.norm_of().inverse() {
+                prop_assert_eq!(Some(x.inverse_from_norm(norm_inv)), x.inverse());
             }
             let p = <Q::Base as PrimeField>::modulus().to_u64_digits();
             prop_assert_eq!(x.frobenius(), x.pow(&p));

@@ -22,7 +22,7 @@ pub use config::{MontConfig, MontTable};
 pub use lazy::MinusOneExt;
 
 use crate::bigint;
-use crate::traits::{Field, FieldError, Legendre, PrimeField};
+use crate::traits::{Field, FieldError, Legendre, NormInverse, PrimeField};
 use bytes::limbs_to_biguint;
 use config::small_limbs;
 
@@ -216,6 +216,19 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
             Self::from_montgomery_limbs_unchecked(P::TWO_ADIC_ROOT_MONT),
             &P::HALF_TRACE_MINUS_ONE,
         )
+    }
+}
+
+/// A prime field is its own norm field: the batch inversions' chain runs on the elements.
+impl<P: MontConfig<N>, const N: usize> NormInverse for Fp<P, N> {
+    type Norm = Self;
+    #[inline(always)]
+    fn norm_of(&self) -> Self {
+        *self
+    }
+    #[inline(always)]
+    fn inverse_from_norm(&self, norm_inverse: Self) -> Self {
+        norm_inverse
     }
 }
 
