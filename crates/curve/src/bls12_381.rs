@@ -135,6 +135,13 @@ impl CurveConfig for G2Config {
         let minus_psi = -Self::psi().apply(p);
         jacobian_eq_affine(&xp, &minus_psi)
     }
+
+    /// `(x, y) ↦ (β·x, y)` with β a cube root of unity of `Fq`: the twist has `j = 0`.
+    fn glv() -> Option<&'static Glv<Self>> {
+        static GLV: OnceLock<Option<Glv<G2Config>>> = OnceLock::new();
+        GLV.get_or_init(|| Glv::derive_over::<Fq>(|b| Fq2::new(b, Fq::ZERO)))
+            .as_ref()
+    }
 }
 
 impl G2Config {

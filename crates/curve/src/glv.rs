@@ -1,5 +1,5 @@
-//! The GLV endomorphism `φ(x, y) = (β·x, y) = [λ]P` on `a = 0` curves over prime fields
-//! with `p ≡ 1 (mod 3)`, and the lattice decomposition `k ≡ k1 + k2·λ (mod r)` with
+//! The GLV endomorphism `φ(x, y) = (β·x, y) = [λ]P` on `a = 0` curves over fields with a
+//! cube root of unity β (`p ≡ 1 (mod 3)`; G2's β lies in `Fq`), and the lattice decomposition `k ≡ k1 + k2·λ (mod r)` with
 //! `|k1|, |k2| ≈ √r`, which halves the doublings of a scalar multiplication.
 //!
 //! The constants are derived (once per curve, cached by the config) rather than
@@ -75,7 +75,16 @@ impl<C: CurveConfig> Glv<C> {
     where
         C::Base: PrimeField,
     {
-        let beta = primitive_cube_root::<C::Base>()?;
+        Self::derive_over::<C::Base>(|b| b)
+    }
+
+    /// The same for coordinates in an extension of the prime field `F` (G2 over `Fq2`):
+    /// β is a cube root of unity of `F`, `embed`ded. On the sextic twists of BN254 and
+    /// BLS12-381 (`j = 0`) `(x, y) ↦ (β·x, y)` is an automorphism, and on the cyclic
+    /// order-`r` group it is multiplication by a cube root of unity `λ` mod `r`; which of
+    /// the two is checked on the generator, as for G1.
+    pub fn derive_over<F: PrimeField>(embed: fn(F) -> C::Base) -> Option<Self> {
+        let beta = embed(primitive_cube_root::<F>()?);
         let lam1 = primitive_cube_root::<C::Scalar>()?;
         let lam2 = lam1.square();
         let g = Jacobian::<C>::generator();

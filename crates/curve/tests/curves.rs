@@ -207,11 +207,15 @@ fn fixed_chains_match_generic_multiplication() {
 }
 
 #[test]
-fn glv_available_exactly_on_g1() {
+fn glv_available_on_every_group() {
+    // G2's β is a cube root of unity of Fq inside Fq2 (both twists have j = 0); the
+    // conformance suites check φ = [λ] and the decomposition on random points.
     assert!(bn254::G1Config::glv().is_some());
     assert!(bls12_381::G1Config::glv().is_some());
-    assert!(bn254::G2Config::glv().is_none());
-    assert!(bls12_381::G2Config::glv().is_none());
+    let g2 = bn254::G2Config::glv().expect("BN254 G2 has GLV");
+    assert!(g2.beta.c1.is_zero() && !g2.beta.is_one());
+    let g2 = bls12_381::G2Config::glv().expect("BLS12-381 G2 has GLV");
+    assert!(g2.beta.c1.is_zero() && !g2.beta.is_one());
 }
 
 #[test]
