@@ -117,3 +117,45 @@ fn info_reports_cpu_features_and_switches() {
     let (_, switched) = columns(&[("FASTZK_NO_ADX", "1")]);
     assert_eq!(switched, "no");
 }
+
+/// `bench msm --precompute` checks the fixed-base mode against the engine (a mismatch is
+/// an error, exit 2) and reports its window, time and table size, for G1 and G2.
+#[test]
+fn bench_msm_precompute_reports_the_fixed_base_mode() {
+    for (curve, group) in [("bn254", "g1"), ("bls12_381", "g2")] {
+        let out = fastzk(&[
+            "bench",
+            "msm",
+            "--curve",
+            curve,
+            "--group",
+            group,
+            "--log-size",
+            "7",
+            "--runs",
+            "1",
+            "--window",
+            "5",
+            "--precompute",
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{curve} {group}: {out:?}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let fixed = &report["precomputed"];
+        assert_eq!(fixed["window"], 5, "{report}");
+        assert!(fixed["median_ms"].as_f64().unwrap() > 0.0, "{report}");
+        // 2^7 bases, each shifted once per 5-bit window of the signed digits (bits + 1 of
+        // them), each an affine point: its coordinates and at most a word of flag.
+        let (scalar_bits, coordinate_bytes) = match group {
+            "g1" => (254.0, 64.0),
+            _ => (255.0, 192.0),
+        };
+        let windows = f64::ceil((scalar_bits + 1.0) / 5.0);
+        let bytes = fixed["table_bytes"].as_f64().unwrap();
+        let least = 128.0 * windows * coordinate_bytes;
+        assert!(
+            bytes >= least && bytes <= least + 128.0 * windows * 8.0,
+            "{report}"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use anyhow::{ensure, Result};
 use clap::ValueEnum;
 use fastzk_curve::random_points;
 use fastzk_field::Field;
-use fastzk_msm::{msm_with, CpuEngine, MsmConfig, MsmCurve};
+use fastzk_msm::{msm_with, CpuEngine, MsmConfig, MsmCurve, PrecomputedBases};
 use fastzk_pairing::{with_pairing_curve, PairingCurve};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -59,6 +59,11 @@ pub struct MsmBenchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also time the fixed-base mode at the same window: every window's shift of each
+    /// base computed once (as for a proving key's points), one MSM a single window over
+    /// them. Reports the table's size and build time beside the median.
+    #[arg(long)]
+    pub precompute: bool,
     /// Run on a device (cuda, opencl, auto) instead of the CPU engines; timed host to
     /// host (uploads and downloads included) and with the bases already on the device.
     /// PoCL's timings are not GPU figures.
@@ -174,11 +179,26 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     })?;
     let median = times[times.len() / 2];
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let fixed = if args.precompute {
+        let c = args.window.unwrap_or(first.window);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        Some(pool.install(|| bench_precomputed(args, &points, &scalars, c, &first.result))?)
+    } else {
+        None
+    };
     if args.json {
+        let fixed = fixed.map_or(String::new(), |f| {
+            format!(
+                ",\"precomputed\":{{\"window\":{},\"median_ms\":{:.3},\"table_bytes\":{},\"build_ms\":{:.1}}}",
+                f.window, f.median_ms, f.table_bytes, f.build_ms
+            )
+        });
         println!(
-            "{{\"curve\":\"{}\",\"group\":\"{}\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"{}\",\"window\":{},\"glv\":{},\"grouped\":{},\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
+            "{{\"curve\":\"{}\",\"group\":\"{}\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"{}\",\"window\":{},\"glv\":{},\"grouped\":{},\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"{}}}",
             curve, group, args.log_size, dist, first.engine, first.window,
-            first.glv, first.grouped, first.simd, threads, median, times[0], times.len(), checked
+            first.glv, first.grouped, first.simd, threads, median, times[0], times.len(), checked, fixed
         );
     } else {
         println!(
@@ -186,8 +206,53 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
             curve, group, args.log_size, dist, median, times[0], times.len(),
             first.engine, first.window, first.glv, first.grouped, first.simd, threads, setup_ms, checked
         );
+        if let Some(f) = fixed {
+            println!(
+                "  precomputed bases (window {}): median {:.2} ms, table {:.1} MiB built in {:.0} ms",
+                f.window,
+                f.median_ms,
+                f.table_bytes as f64 / (1024.0 * 1024.0),
+                f.build_ms
+            );
+        }
     }
     Ok(())
+}
+
+/// The fixed-base mode's figures.
+struct Precomputed {
+    window: u32,
+    median_ms: f64,
+    table_bytes: usize,
+    build_ms: f64,
+}
+
+/// Builds the fixed-base table at window `c`, checks its result against the plain
+/// engine's and times it.
+fn bench_precomputed<C: MsmCurve>(
+    args: &MsmBenchArgs,
+    points: &[fastzk_curve::Affine<C>],
+    scalars: &[C::Scalar],
+    c: u32,
+    expected: &fastzk_curve::Jacobian<C>,
+) -> Result<Precomputed> {
+    let t = Instant::now();
+    let table = PrecomputedBases::new(points, c)?;
+    let build_ms = t.elapsed().as_secs_f64() * 1e3;
+    ensure!(
+        table.msm(scalars)? == *expected,
+        "the precomputed bases' MSM disagrees with the engine's"
+    );
+    let times = timed_runs(args.runs, || {
+        ensure!(table.msm(scalars)? == *expected, "runs disagree");
+        Ok(())
+    })?;
+    Ok(Precomputed {
+        window: c,
+        median_ms: times[times.len() / 2],
+        table_bytes: table.memory_bytes(),
+        build_ms,
+    })
 }
 
 /// Runs `run` at least once and `runs` times in all; milliseconds, sorted.
