@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The portable path, what a CPU without MULX/ADX or AVX-512 IFMA (an ARM64 one, say) runs:
-# the field, curve and MSM test binaries that `cargo test --workspace --release
+# the field, curve and MSM test binaries that `cargo test --workspace --profile ci
 # --all-features` built, run again with the assembly and the lanes switched off
-# (FASTZK_NO_ADX=1, FASTZK_NO_IFMA=1). Those switches change only the field arithmetic
+# (FASTZK_NO_ADX=1, FASTZK_NO_IFMA=1) — except the `ifma` ones, which check the lanes
+# against their software model whatever the switches say. Those switches change only the field arithmetic
 # underneath, and these suites test it against num-bigint and arkworks on every shape;
 # the provers above call the same functions. Nothing is rebuilt: run it after the test
 # command (it runs `cargo test … --no-run` only to list the binaries).
@@ -10,14 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mapfile -t tests < <(
-  cargo test --workspace --release --all-features --no-run --message-format=json 2>/dev/null |
+  cargo test --workspace --profile ci --all-features --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") != "compiler-artifact" or not m.get("executable"):
         continue
-    if m["profile"]["test"] and m["package_id"].split("#")[-1].split("@")[0] in ("fastzk-field", "fastzk-curve", "fastzk-msm"):
+    package = m["package_id"].split("#")[-1].split("@")[0]
+    if m["profile"]["test"] and package in ("fastzk-field", "fastzk-curve", "fastzk-msm") \
+            and m["target"]["name"] != "ifma":
         print(m["executable"])
 ')
 [[ ${#tests[@]} -gt 0 ]] || { echo "no field, curve or MSM test binaries found" >&2; exit 2; }
