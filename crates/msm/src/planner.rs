@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use fastzk_curve::{Affine, Jacobian, Xyzz};
-use fastzk_field::{Field, PrimeField};
+use fastzk_field::{Field, NormInverse, PrimeField};
 
 use crate::bucket::BucketAcc;
 use crate::scalar::SignedScalars;
@@ -312,9 +312,16 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
         plan_window_with::<C>(2 * n, half, simd).est_ms + n as f64 * cal.glv_ns / threads / 1e6;
     // With the IFMA flush GLV measured slower than the model says (twice the points to
     // convert and stream through every window): at 2^20, BN254 G1 2 threads 1051 ms with
-    // GLV (c=13) vs 760 ms without (c=15); BLS12-381 G1 1 thread 5341 vs 4293 ms. It
-    // has to win clearly in the model to be used.
-    let margin = if flush_is_simd { 0.85 } else { 1.0 };
+    // GLV (c=13) vs 760 ms without (c=15); BLS12-381 G1 1 thread 5341 vs 4293 ms. So
+    // did G2 on the scalar flush (its points are 128 or 192 bytes): BN254 2^18, c = 13,
+    // six alternated pairs, median 1945 ms with GLV vs 1830 without. It has to win
+    // clearly in the model to be used.
+    let wide_points = size_of::<C::Base>() > size_of::<<C::Base as NormInverse>::Norm>();
+    let margin = if flush_is_simd || wide_points {
+        0.85
+    } else {
+        1.0
+    };
     glv < plain * margin
 }
 
