@@ -3,7 +3,7 @@
 use std::sync::OnceLock;
 
 use fastzk_field::bls12_381::{Fq, Fq2, Fq2Config, Fr};
-use fastzk_field::{Field, PrimeField};
+use fastzk_field::{ExtensionField, Field, PrimeField};
 use num_bigint::BigUint;
 
 use crate::affine::Affine;
@@ -139,7 +139,7 @@ impl CurveConfig for G2Config {
     /// `(x, y) ↦ (β·x, y)` with β a cube root of unity of `Fq`: the twist has `j = 0`.
     fn glv() -> Option<&'static Glv<Self>> {
         static GLV: OnceLock<Option<Glv<G2Config>>> = OnceLock::new();
-        GLV.get_or_init(|| Glv::derive_over::<Fq>(|b| Fq2::new(b, Fq::ZERO)))
+        GLV.get_or_init(|| Glv::derive_over::<Fq>(Fq2::from_base))
             .as_ref()
     }
 }

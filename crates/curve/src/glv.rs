@@ -1,6 +1,7 @@
 //! The GLV endomorphism `φ(x, y) = (β·x, y) = [λ]P` on `a = 0` curves over fields with a
-//! cube root of unity β (`p ≡ 1 (mod 3)`; G2's β lies in `Fq`), and the lattice decomposition `k ≡ k1 + k2·λ (mod r)` with
-//! `|k1|, |k2| ≈ √r`, which halves the doublings of a scalar multiplication.
+//! cube root of unity β (`p ≡ 1 (mod 3)`; G2's β lies in `Fq`), and the lattice
+//! decomposition `k ≡ k1 + k2·λ (mod r)` with `|k1|, |k2| ≈ √r`, which halves the
+//! doublings of a scalar multiplication.
 //!
 //! The constants are derived (once per curve, cached by the config) rather than
 //! hard-coded: β and λ are cube roots of unity paired by checking `φ(G) = [λ]G`, and
