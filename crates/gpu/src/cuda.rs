@@ -74,6 +74,25 @@ pub fn compile_ptx(source: &str, arch: &'static str) -> Result<String, GpuError>
         })
 }
 
+/// Whether `source` is valid CUDA for `arch`: NVRTC's front end only (types, overloads,
+/// templates; in milliseconds where code generation takes a minute). Inline PTX is not
+/// checked: [`compile_ptx`] and ptxas do that.
+pub fn check_syntax(source: &str, arch: &'static str) -> Result<(), GpuError> {
+    nvrtc_present()?;
+    let opts = CompileOptions {
+        arch: Some(arch),
+        options: vec!["--std=c++17".into(), "--fdevice-syntax-only".into()],
+        ..Default::default()
+    };
+    compile_ptx_with_opts(source, opts)
+        .map(drop)
+        .map_err(|e| GpuError::Build {
+            backend: B,
+            device: arch.to_string(),
+            log: format!("{e:?}"),
+        })
+}
+
 pub(crate) fn devices() -> Result<Vec<DeviceInfo>, GpuError> {
     driver_present()?;
     let n = CudaContext::device_count().map_err(|e| driver("counting devices", e))?;

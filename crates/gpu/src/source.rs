@@ -104,17 +104,23 @@ impl Source {
     /// static model reads).
     pub fn all_kernels() -> Self {
         let mut s = Self::new();
-        s.msm::<fastzk_curve::bn254::G1Config>()
-            .msm::<fastzk_curve::bn254::G2Config>()
-            .msm::<fastzk_curve::bls12_381::G1Config>()
-            .msm::<fastzk_curve::bls12_381::G2Config>()
-            .ntt::<bn254::Fr>()
-            .ntt::<bls12_381::Fr>()
-            .ntt::<Goldilocks>()
-            .spmv::<bn254::Fr>()
-            .spmv::<bls12_381::Fr>()
-            .spmv::<Goldilocks>();
+        for add in KERNEL_FAMILIES {
+            add(&mut s);
+        }
         s
+    }
+
+    /// The kernels of [`all_kernels`](Self::all_kernels) as independent sources, one per
+    /// family (BN254's, BLS12-381's, Goldilocks'), to compile side by side.
+    pub fn kernel_families() -> Vec<Self> {
+        KERNEL_FAMILIES
+            .iter()
+            .map(|add| {
+                let mut s = Self::new();
+                add(&mut s);
+                s
+            })
+            .collect()
     }
 
     /// As `new`, with the portable carry chains on CUDA too (OpenCL always has them), to
@@ -208,6 +214,25 @@ impl Source {
         })
     }
 }
+
+/// What each family of the runtime's kernels adds to a source.
+const KERNEL_FAMILIES: [fn(&mut Source); 3] = [
+    |s| {
+        s.msm::<fastzk_curve::bn254::G1Config>()
+            .msm::<fastzk_curve::bn254::G2Config>()
+            .ntt::<bn254::Fr>()
+            .spmv::<bn254::Fr>();
+    },
+    |s| {
+        s.msm::<fastzk_curve::bls12_381::G1Config>()
+            .msm::<fastzk_curve::bls12_381::G2Config>()
+            .ntt::<bls12_381::Fr>()
+            .spmv::<bls12_381::Fr>();
+    },
+    |s| {
+        s.ntt::<Goldilocks>().spmv::<Goldilocks>();
+    },
+];
 
 /// Local memory an NTT tile may take per work-group: 16 KiB leaves room for several
 /// groups per SM (and fits every OpenCL device's minimum of 32 KiB).

@@ -304,9 +304,9 @@ where
     }
 }
 
-/// Every kernel source there is, for the NVRTC check: the runtime's and the test hooks.
-fn all_sources() -> String {
-    let mut s = Source::all_kernels();
+/// The test hooks' kernels (the runtime's are `Source::all_kernels`).
+fn hook_sources() -> String {
+    let mut s = Source::new();
     s.field_checks::<fastzk_field::bn254::Fr>()
         .field_checks::<fastzk_field::bn254::Fq2>()
         .field_checks::<fastzk_field::bls12_381::Fr>()
@@ -317,31 +317,61 @@ fn all_sources() -> String {
     s.text().to_string()
 }
 
-/// NVRTC compiles every kernel for sm_80 and sm_90; ptxas (FASTZK_PTXAS or on PATH)
-/// assembles the PTX.
+/// NVRTC compiles every kernel (the runtime's by family, and the test hooks', two at a
+/// time) for sm_80, the oldest architecture they target, and ptxas (FASTZK_PTXAS or on the
+/// PATH) assembles the PTX, inline carry chains included. The kernels have no
+/// per-architecture code; CI compiles and assembles the runtime's for sm_90 in the static
+/// model's check (`fastzk gpu model --check`), and a GPU host for its own device when they
+/// run. Each compile takes a minute of a core, so one architecture here (CI's time).
 fn nvrtc_compiles_everything() {
-    let src = all_sources();
-    // The two architectures side by side (NVRTC and ptxas take minutes on big fields).
-    std::thread::scope(|s| {
-        for arch in ["sm_80", "sm_90"] {
-            let src = &src;
-            s.spawn(move || compile_and_assemble(src, arch));
-        }
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut jobs: Vec<(String, String)> = Source::kernel_families()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (format!("family{i}"), s.text().to_string()))
+        .collect();
+    jobs.push(("hooks".into(), hook_sources()));
+    let next = AtomicUsize::new(0);
+    let entries: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut ptx = String::new();
+                    while let Some((name, src)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        ptx += &compile_and_assemble(name, src, "sm_80");
+                    }
+                    ptx
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
     });
+    let ptx = entries.concat();
+    for kernel in [
+        "bn254_g1_msm_chunk_sums",
+        "bls12_381_g2_msm_reduce",
+        "gl_ntt_tile",
+    ] {
+        assert!(
+            ptx.contains(&format!(".entry {kernel}")),
+            "{kernel} missing"
+        );
+    }
     // The counting build (what a counting device compiles) is valid CUDA too.
-    let counting = format!("#define FZ_COUNT 1\n{src}");
-    let ptx = fastzk_gpu::cuda::compile_ptx(&counting, "sm_90").unwrap_or_else(|e| panic!("{e}"));
-    assert!(ptx.contains("atom.global.add.u32") || ptx.contains("red.global.add.u32"));
+    let runtime = Source::all_kernels().text().to_string();
+    let counting = format!("#define FZ_COUNT 1\n{runtime}");
+    fastzk_gpu::cuda::check_syntax(&counting, "sm_90").unwrap_or_else(|e| panic!("{e}"));
+    // The front-end check catches errors (it is not a no-op).
+    let broken = format!("{runtime}\nKERNEL fz_broken(u32 x) {{ undefined_call(x); }}\n");
+    assert!(fastzk_gpu::cuda::check_syntax(&broken, "sm_90").is_err());
 }
 
-fn compile_and_assemble(src: &str, arch: &'static str) {
+/// `src` (called `name` in its scratch folder's name) through NVRTC and ptxas for
+/// `arch`; the PTX.
+fn compile_and_assemble(name: &str, src: &str, arch: &'static str) -> String {
     let ptx = fastzk_gpu::cuda::compile_ptx(src, arch).unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        ptx.contains(".entry bn254_g1_msm_chunk_sums"),
-        "{arch}: kernel missing"
-    );
     let ptxas = std::env::var("FASTZK_PTXAS").unwrap_or_else(|_| "ptxas".into());
-    let dir = std::env::temp_dir().join(format!("fastzk-ptx-{}-{arch}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("fastzk-ptx-{}-{name}-{arch}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("all.ptx");
     std::fs::write(&file, &ptx).unwrap();
@@ -359,6 +389,7 @@ fn compile_and_assemble(src: &str, arch: &'static str) {
         Err(e) => println!("ptxas not run ({ptxas}: {e}); PTX from NVRTC only"),
     }
     std::fs::remove_dir_all(&dir).ok();
+    ptx
 }
 
 fn nvrtc_available() -> Result<(), &'static str> {
@@ -368,6 +399,12 @@ fn nvrtc_available() -> Result<(), &'static str> {
 
 fn main() {
     let mut t = Trials::default();
+    // First, so that its minute and a half of compiling overlaps the device checks.
+    t.when(
+        "device::nvrtc::compiles_every_kernel",
+        nvrtc_available(),
+        nvrtc_compiles_everything,
+    );
     let cl = opencl_available;
     t.when(
         "device::field::bn254_fr",
@@ -512,10 +549,5 @@ fn main() {
             );
         }
     });
-    t.when(
-        "device::nvrtc::compiles_every_kernel",
-        nvrtc_available(),
-        nvrtc_compiles_everything,
-    );
     t.run()
 }
