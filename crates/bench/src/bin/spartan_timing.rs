@@ -1,5 +1,5 @@
-//! Times a Spartan proof on a synthetic R1CS: `cargo run --release -p fastzk-spartan
-//! --example timing -- [log_size] [goldilocks|bn254] [nizk|snark]`.
+//! Times a Spartan proof on a synthetic R1CS: `cargo run --release -p fastzk-bench --bin
+//! spartan_timing -- [log_size] [goldilocks|bn254] [nizk|snark]`.
 
 use std::time::Instant;
 
