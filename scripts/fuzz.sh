@@ -53,15 +53,15 @@ seed wasm_patch ../interop/build/*/*_js/*.wasm ../interop/build/*/*/*_js/*.wasm
 
 # -a: debug assertions on (integer overflow checks included), as in the tests.
 cargo fuzz build -s none -O -a
-# One thread: libFuzzer runs one input at a time, and rayon's hand-offs would cost more
-# than the parsing of these small inputs.
+# One thread each: libFuzzer runs one input at a time, and rayon's hand-offs would cost
+# more than the parsing of these small inputs. Targets run side by side, one per core
+# (FUZZ_JOBS overrides), each printing its line when it ends.
 export RAYON_NUM_THREADS=1
-FAILED=0
-for t in "${TARGETS[@]}"; do
-  mkdir -p "corpus/$t" logs
-  log=logs/$t.log
-  start=$SECONDS
-  rc=0
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+mkdir -p logs
+fuzz_one() { # fuzz_one TARGET: runs it, prints its line; non-zero on a finding
+  local t=$1 log=logs/$1.log start=$SECONDS rc=0 runs
+  mkdir -p "corpus/$t"
   cargo fuzz run -s none -O -a "$t" "corpus/$t" "seeds/$t" -- "${LIMIT[@]}" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || rc=$?
   runs=$(grep -o "Done [0-9]* runs" "$log" | grep -o "[0-9]*" || echo "?")
@@ -71,7 +71,21 @@ for t in "${TARGETS[@]}"; do
   else
     echo "$t: FAILED after $runs executions (exit $rc); see fuzz/$log and fuzz/artifacts/$t/"
     tail -n 30 "$log" >&2
-    FAILED=1
+    return 1
   fi
+}
+FAILED=0
+running=0
+for t in "${TARGETS[@]}"; do
+  if [[ $running -ge $JOBS ]]; then
+    wait -n || FAILED=1
+    running=$((running - 1))
+  fi
+  fuzz_one "$t" &
+  running=$((running + 1))
+done
+while [[ $running -gt 0 ]]; do
+  wait -n || FAILED=1
+  running=$((running - 1))
 done
 exit $FAILED
