@@ -59,38 +59,31 @@ pub fn nvrtc_present() -> Result<(), GpuError> {
 
 /// `source` compiled to PTX by NVRTC for `arch` (`sm_90`, say), without a device.
 pub fn compile_ptx(source: &str, arch: &'static str) -> Result<String, GpuError> {
-    nvrtc_present()?;
-    let opts = CompileOptions {
-        arch: Some(arch),
-        options: vec!["--std=c++17".into()],
-        ..Default::default()
-    };
-    compile_ptx_with_opts(source, opts)
-        .map(|p| p.to_src())
-        .map_err(|e| GpuError::Build {
-            backend: B,
-            device: arch.to_string(),
-            log: format!("{e:?}"),
-        })
+    nvrtc(source, arch, &[]).map(|p| p.to_src())
 }
 
 /// Whether `source` is valid CUDA for `arch`: NVRTC's front end only (types, overloads,
 /// templates; in milliseconds where code generation takes a minute). Inline PTX is not
 /// checked: [`compile_ptx`] and ptxas do that.
 pub fn check_syntax(source: &str, arch: &'static str) -> Result<(), GpuError> {
+    nvrtc(source, arch, &["--fdevice-syntax-only"]).map(drop)
+}
+
+/// NVRTC on `source` for `arch` with C++17 and `extra` options.
+fn nvrtc(source: &str, arch: &'static str, extra: &[&str]) -> Result<Ptx, GpuError> {
     nvrtc_present()?;
+    let mut options = vec!["--std=c++17".to_string()];
+    options.extend(extra.iter().map(|o| o.to_string()));
     let opts = CompileOptions {
         arch: Some(arch),
-        options: vec!["--std=c++17".into(), "--fdevice-syntax-only".into()],
+        options,
         ..Default::default()
     };
-    compile_ptx_with_opts(source, opts)
-        .map(drop)
-        .map_err(|e| GpuError::Build {
-            backend: B,
-            device: arch.to_string(),
-            log: format!("{e:?}"),
-        })
+    compile_ptx_with_opts(source, opts).map_err(|e| GpuError::Build {
+        backend: B,
+        device: arch.to_string(),
+        log: format!("{e:?}"),
+    })
 }
 
 pub(crate) fn devices() -> Result<Vec<DeviceInfo>, GpuError> {
