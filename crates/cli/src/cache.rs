@@ -49,10 +49,10 @@ fn calibration_path<C: MsmCurve>() -> Option<PathBuf> {
     dir().map(|d| d.join(format!("calibration-{}-{name}.txt", machine_key())))
 }
 
-/// Lines of a calibration file: eight costs and `end`. Files of other lengths (before
-/// the cache model became a planner constant they held its penalty too) are measured
-/// again.
-const FIELDS: usize = 9;
+/// Lines of a calibration file: nine costs and `end`. Files of other lengths (older
+/// versions held the cache model's penalty, or lacked the scalar flush's segmented
+/// reduction) are measured again.
+const FIELDS: usize = 10;
 
 fn encode(c: &Calibration) -> String {
     let opt = |o: Option<f64>| o.map_or("none".to_string(), |v| v.to_string());
@@ -65,6 +65,7 @@ fn encode(c: &Calibration) -> String {
         opt(c.simd_reduce_step_ns),
         c.glv_ns.to_string(),
         c.inverse_ns.to_string(),
+        c.segmented_reduce_step_ns.to_string(),
         "end".to_string(),
     ]
     .join("\n")
@@ -96,6 +97,7 @@ fn decode(s: &str) -> Option<Calibration> {
         simd_reduce_step_ns: opt(5)?,
         glv_ns: f(6)?,
         inverse_ns: f(7)?,
+        segmented_reduce_step_ns: f(8)?,
     })
 }
 
@@ -215,6 +217,7 @@ mod tests {
             flush_ns: 4600.0,
             simd_flush_ns: 2200.0,
             reduce_step_ns: 372.25,
+            segmented_reduce_step_ns: 190.75,
             simd_reduce_step_ns: Some(184.5),
             glv_ns: 51.0,
             inverse_ns: 4000.0,
@@ -225,7 +228,9 @@ mod tests {
         assert!(decode(&encode(&c).replace("110.5", "-1")).is_none());
         assert!(decode(&encode(&c).replace("110.5", "NaN")).is_none());
         assert!(decode(&encode(&c).replace("\nend", "")).is_none());
-        // A file of the earlier format (one more line: the cache penalty) is measured again.
+        // Files of earlier formats are measured again: one more line (the cache penalty)
+        // or one fewer (no segmented reduction on the scalar flush).
         assert!(decode(&encode(&c).replace("\nend", "\n0.12\nend")).is_none());
+        assert!(decode(&encode(&c).replace("\n190.75\nend", "\nend")).is_none());
     }
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 use fastzk_curve::{Affine, Jacobian, Xyzz};
 use fastzk_field::{Field, NormInverse, PrimeField};
 
-use crate::bucket::BucketAcc;
+use crate::bucket::{BucketAcc, SEGMENTED_MIN};
 use crate::scalar::SignedScalars;
 use crate::CpuEngine;
 use crate::MsmCurve;
@@ -30,8 +30,12 @@ pub struct Calibration {
     /// combining the lanes), scalar and IFMA flush: measured from batches of 64 vs 512.
     pub flush_ns: f64,
     pub simd_flush_ns: f64,
-    /// One XYZZ mixed plus one XYZZ full addition (a bucket-reduction step).
+    /// One XYZZ mixed plus one XYZZ full addition (a bucket-reduction step of the plain
+    /// running sum, below [`SEGMENTED_MIN`] buckets).
     pub reduce_step_ns: f64,
+    /// The same per bucket for the segmented batch-affine reduction on the scalar flush
+    /// (from [`SEGMENTED_MIN`] buckets).
+    pub segmented_reduce_step_ns: f64,
     /// The same per bucket for the segmented eight-lane reduction (IFMA flush).
     pub simd_reduce_step_ns: Option<f64>,
     /// One GLV split plus endomorphism, per input point.
@@ -153,22 +157,29 @@ fn measure<C: MsmCurve>() -> Calibration {
         (full, per_flush.max(0.0))
     };
     let (best_ba, flush_ns) = batch_add(&pts, None);
-    let simd = C::ifma_flush().map(|k| {
-        let converted: Vec<Affine<C>> = pts.iter().map(|p| k.point_to_ifma(p)).collect();
-        let (add, flush) = batch_add(&converted, Some(k));
-        // The segmented reduction of 4096 full buckets.
+    // The segmented reduction of 4096 full buckets, per bucket.
+    let segmented = |pts: &[Affine<C>], kernel| {
         let mut best = f64::MAX;
         for _ in 0..3 {
-            let mut b = BucketAcc::<C>::with_kernel(4096, CAL_BATCH, k);
+            let mut b = match kernel {
+                Some(k) => BucketAcc::<C>::with_kernel(4096, CAL_BATCH, k),
+                None => BucketAcc::<C>::new(4096, CAL_BATCH),
+            };
             for i in 0..4096 {
-                b.add(i, &converted[(i * 5 + 1) % n]);
+                b.add(i, &pts[(i * 5 + 1) % n]);
             }
             b.finish();
             let t = Instant::now();
             std::hint::black_box(b.reduce());
             best = best.min(t.elapsed().as_nanos() as f64 / 4096.0);
         }
-        (add, flush, best)
+        best
+    };
+    let segmented_red = segmented(&pts, None);
+    let simd = C::ifma_flush().map(|k| {
+        let converted: Vec<Affine<C>> = pts.iter().map(|p| k.point_to_ifma(p)).collect();
+        let (add, flush) = batch_add(&converted, Some(k));
+        (add, flush, segmented(&converted, Some(k)))
     });
     let mut best_red = f64::MAX;
     for _ in 0..3 {
@@ -214,6 +225,7 @@ fn measure<C: MsmCurve>() -> Calibration {
         flush_ns,
         simd_flush_ns: simd.map_or(flush_ns, |s| s.1),
         reduce_step_ns: best_red,
+        segmented_reduce_step_ns: segmented_red,
         simd_reduce_step_ns: simd.map(|s| s.2),
         glv_ns,
     }
@@ -241,8 +253,12 @@ pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32, simd
     // not see.
     let batch = BucketAcc::<C>::kernel_batch(1usize << (c - 1)) as f64;
     let inv_share = cal.flush_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64);
-    m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share)
-        + buckets * cal.reduce_step_ns)
+    let reduce_step = if buckets as usize >= SEGMENTED_MIN {
+        cal.segmented_reduce_step_ns
+    } else {
+        cal.reduce_step_ns
+    };
+    m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share) + buckets * reduce_step)
 }
 
 /// Best window for `n` points of `bits`-bit scalars under the model (scalar flush).
@@ -258,7 +274,9 @@ fn calibration_for<C: MsmCurve>(simd: bool) -> (Calibration, bool) {
         if let Some(ns) = cal.simd_batch_add_ns {
             cal.batch_add_ns = ns;
             cal.flush_ns = cal.simd_flush_ns;
-            cal.reduce_step_ns = cal.simd_reduce_step_ns.unwrap_or(cal.reduce_step_ns);
+            cal.segmented_reduce_step_ns = cal
+                .simd_reduce_step_ns
+                .unwrap_or(cal.segmented_reduce_step_ns);
             return (cal, true);
         }
     }

@@ -165,11 +165,12 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
             None => "n/a".to_string(),
         };
         println!(
-            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns ({simd_red}), glv split {glv}",
+            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns (segmented {:.1} ns, {simd_red}), glv split {glv}",
             cal.batch_add_ns,
             cal.flush_ns,
             cal.simd_flush_ns,
-            cal.reduce_step_ns
+            cal.reduce_step_ns,
+            cal.segmented_reduce_step_ns
         );
     }
     let times = timed_runs(args.runs, || {

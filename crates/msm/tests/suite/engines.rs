@@ -231,3 +231,43 @@ fn pair_msm_matches_two_msms() {
     check::<bn::G1Config, bn::G2Config>(21);
     check::<bls::G1Config, bls::G2Config>(22);
 }
+
+/// `Σ_b (b+1)·B_b` for full bucket sets, by the scalar flush's reduction (segmented from
+/// 1024 buckets) against a plain running sum in Jacobian coordinates: random buckets,
+/// every bucket the same point (the running sums double: the segmented reduction must
+/// fall back), buckets alternating `P` and `−P` (the running sums cancel), some empty.
+fn bucket_reduction<C: MsmCurve>(n_buckets: usize) {
+    use fastzk_curve::Jacobian;
+    use fastzk_msm::bucket::BucketAcc;
+    let pts = points::<C>(n_buckets, 11);
+    let p = pts[0];
+    let bucket = |shape: &str, b: usize| match shape {
+        "random" => pts[b],
+        "equal" => p,
+        "alternating" if b.is_multiple_of(2) => p,
+        "alternating" => -p,
+        _ if b.is_multiple_of(3) => pts[b],
+        _ => Affine::identity(),
+    };
+    for name in ["random", "equal", "alternating", "sparse"] {
+        let mut acc = BucketAcc::<C>::new(n_buckets, BucketAcc::<C>::default_batch(n_buckets));
+        let mut running = Jacobian::<C>::identity();
+        let mut want = Jacobian::<C>::identity();
+        for b in (0..n_buckets).rev() {
+            let q = bucket(name, b);
+            acc.add(b, &q);
+            running = running.add_affine(&q);
+            want = want.add_jacobian(&running);
+        }
+        let got = Jacobian::from(acc.reduce());
+        assert_eq!(got, want, "{} {n_buckets} buckets, {name}", C::NAME);
+    }
+}
+
+#[test]
+fn bucket_reduction_plain_and_segmented() {
+    for n in [512, 1024, 4096] {
+        bucket_reduction::<bn::G1Config>(n);
+        bucket_reduction::<bls::G2Config>(n);
+    }
+}
