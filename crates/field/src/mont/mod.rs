@@ -15,6 +15,7 @@ mod inverse;
 mod lazy;
 mod mul;
 mod ntt;
+mod wide;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
