@@ -127,11 +127,11 @@ impl<P: MontConfig<N>, const N: usize> QuadExtConfig for MinusOneExt<P, N> {
     }
 }
 
-/// Whether the `Fq2` product takes [`fq2_mul_wide`]: on the MULX/ADX path for 6 limbs
-/// (BLS12-381: 139 against 161 ns a product, best of eight alternated runs on a Zen 3
-/// EPYC) but not for 4 (BN254: 75 against 78 ns, level, and slower in a dependent
-/// chain), on the portable path for 4 limbs (83 against 103 ns) but not for 6 (242
-/// against 219 ns).
+/// Whether the `Fq2` product takes [`fq2_mul_wide`] (medians of alternated runs on a Zen 3
+/// EPYC, BENCHMARKS.md): on the MULX/ADX path for 6 limbs (BLS12-381: 145 against 163 ns
+/// a product) but not for 4 (BN254: level, its Montgomery product keeps an operand in
+/// registers), on the portable path for 4 limbs (87 against 126 ns) but not for 6 (252
+/// against 242 ns).
 #[inline(always)]
 fn fq2_wide<const N: usize>() -> bool {
     #[cfg(target_arch = "x86_64")]

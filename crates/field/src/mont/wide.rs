@@ -168,7 +168,8 @@ mod tests {
                 assert_eq!(wide.0, a.mul_wide_portable(b).0, "wide product");
                 assert_eq!(Fp::redc(&wide), want, "redc of a·b");
                 assert_eq!(Fp::redc_portable(&wide), want, "portable redc of a·b");
-                // The largest inputs redc takes: a·b + a·b (< 2p²) and a·b + p·R − (…).
+                // The other inputs the Fq2 product gives redc: a sum of two products
+                // (< 2p²) and a negative difference lifted by p·R.
                 let twice = wide.add(&wide);
                 assert_eq!(Fp::redc(&twice), want.double());
                 assert_eq!(Fp::redc_portable(&twice), want.double());
