@@ -3,17 +3,16 @@
 //!
 //! 1. Wires: the witness (wire 0 set to zero, as snarkjs does: it only ever appears
 //!    with a zero coefficient), then the key's additions in order; `a, b, c` on `H` from
-//!    the wire maps. Each is interpolated, evaluated on the `4n` subgroup (before
-//!    blinding), blinded with `(b₂ + b₁X)(Xⁿ − 1)` etc., and committed.
+//!    the wire maps. The gate identity is checked at every point of `H` before anything
+//!    is committed, so a witness that breaks a gate is refused, naming it. Each wire is
+//!    interpolated, blinded with `(b₂ + b₁X)(Xⁿ − 1)` etc., and committed.
 //! 2. `β, γ`; `z` on `H` as the running product of the permutation ratios (one batch
-//!    inversion); interpolated, evaluated on the `4n` subgroup, blinded with a degree-2
-//!    multiple of `Xⁿ − 1`, committed.
-//! 3. `α`; the quotient on the `4n` subgroup in snarkjs' two parts: the numerator of
-//!    the unblinded polynomials, which vanishes on `H` and is divided by `Xⁿ − 1` in
-//!    coefficient form, plus the blinding terms already divided (`Z_H` takes four
-//!    values on the `4n` subgroup); split into `T1, T2, T3` with `b₁₀, b₁₁`, committed.
-//!    The gate identity is checked at every point of `H` on the way, so a witness that
-//!    breaks a gate is refused, naming it.
+//!    inversion; the product of all of them must be one); interpolated, blinded with a
+//!    degree-2 multiple of `Xⁿ − 1`, committed.
+//! 3. `α`; the quotient `t = N/(Xⁿ − 1)` of the blinded numerator, the same polynomial
+//!    snarkjs computes in two parts on the `4n` subgroup, here from three cosets of `H`
+//!    and its top block (`quotient.rs`); split into `T1, T2, T3` with `b₁₀, b₁₁`,
+//!    committed.
 //! 4. `ξ`; the six evaluations.
 //! 5. `v`; the linearisation `r`, the openings `Wξ = (r + Σvᵢpᵢ − …)/(X − ξ)` and
 //!    `Wξω = (z − z̄ω)/(X − ξω)`, committed.
@@ -338,6 +337,9 @@ pub fn prove_with_rng<E: PairingCurve>(
         })
     });
     drop(wires);
+    clock.run("check the gates on H", || {
+        crate::quotient::check_gates(pk, &abc_h, &public)
+    })?;
     let abc_coef = clock.run(
         "ntt a, b, c (→ coefficients)",
         || -> Result<_, PolyError> {
@@ -426,7 +428,6 @@ pub fn prove_with_rng<E: PairingCurve>(
             on_h: [ah, bh, ch, z_h],
             coefs: [&a_bl, &b_bl, &c_bl, &z_bl],
             public: &public,
-            blinding: &b,
             challenges: [alpha, beta, gamma],
         },
         &mut times,
@@ -436,7 +437,7 @@ pub fn prove_with_rng<E: PairingCurve>(
             "quotient: ntt a, b, c, z to the cosets",
             times.ntt_to_cosets,
         ),
-        ("quotient: the 4n points", times.points),
+        ("quotient: the 3n points", times.points),
         ("quotient: ntt back to coefficients", times.ntt_back),
     ]);
     let t_coef = t_coef?;
@@ -445,7 +446,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     t2[0] -= b[10];
     t2.push(b[11]);
     t3[0] -= b[11];
-    t3.extend_from_slice(&t_top[..6]);
+    t3.extend_from_slice(&t_top[..crate::quotient::TOP]);
     drop(t_top);
     let [cm_t1, cm_t2, cm_t3] = clock.commit::<E, 3>(
         "commit t1, t2, t3",
@@ -590,36 +591,9 @@ fn with_room<F: Copy>(v: &[F]) -> Vec<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quotient::first_order;
     use fastzk_pairing::Bn254;
 
     type F = Fr<Bn254>;
-
-    /// `Π(xₖ + yₖZ)` as coefficients in `Z`, the plain expansion.
-    fn expand(factors: &[(F, F)]) -> Vec<F> {
-        let mut c = vec![F::ONE];
-        for (x, y) in factors {
-            let mut next = vec![F::ZERO; c.len() + 1];
-            for (d, v) in c.iter().enumerate() {
-                next[d] += *v * *x;
-                next[d + 1] += *v * *y;
-            }
-            c = next;
-        }
-        c
-    }
-
-    #[test]
-    fn the_first_order_term_matches_the_expansion() {
-        let mut rng = rand::thread_rng();
-        for zeros in [0usize, 1, 2] {
-            let mut f: [F; 4] = core::array::from_fn(|_| F::random(&mut rng));
-            let y: [F; 4] = core::array::from_fn(|_| F::random(&mut rng));
-            f[..zeros].iter_mut().for_each(|v| *v = F::ZERO);
-            let c = expand(&[(f[0], y[0]), (f[1], y[1]), (f[2], y[2]), (f[3], y[3])]);
-            assert_eq!(first_order(f, y), c[1]);
-        }
-    }
 
     #[test]
     fn division_by_a_linear_factor() {

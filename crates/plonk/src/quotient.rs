@@ -1,20 +1,27 @@
-//! Round 3: the quotient `t(X)`, one coset of `H` at a time.
+//! Round 3: the quotient `t(X)`, from three cosets of `H` and its top coefficients.
 //!
-//! snarkjs evaluates everything on the `4n` subgroup, the four cosets `ω₄ₙʲ·H`, and
-//! splits the quotient in two parts: the numerator of the unblinded polynomials `N`
-//! (which vanishes on `H` and is divided by `Xⁿ − 1` in coefficient form) and the
-//! blinding terms already divided, `tz` (`Z_H` is the constant `ω₄ʲ − 1` on coset `j`).
-//! Holding `a, b, c, z` on all four cosets at once costs `16n` field elements; here each
-//! coset is evaluated, used and brought back to coefficients before the next, so the
-//! round holds four working vectors and the four result blocks:
+//! `t = N/(Xⁿ − 1)`, where `N` is the numerator of the blinded polynomials: degree
+//! `4n + 5` (the permutation products of three wires and `z`, each blinded one or two
+//! degrees past `n`), so `t` has degree `3n + 5` and four blocks of `n` coefficients,
+//! `t = Σₗ Xˡⁿ·tₗ`, the last with six. snarkjs evaluates `N` on the whole `4n` subgroup
+//! (the four cosets `ω₄ₙʲ·H`); on `H` itself `Xⁿ − 1` vanishes, so it splits the
+//! numerator in two and divides one part in coefficient form. Here:
 //!
-//! * On coset `j` the size-`n` inverse NTT of any polynomial `P = Σₗ Xˡⁿ·Pₗ` (degree
-//!   `< 4n`) gives `s^k·Σₗ ω₄ʲˡ·Pₗ[k]` at `k`, with `s = ω₄ₙʲ`; so
-//!   `Pₗ = ¼·Σⱼ ω₄⁻ʲˡ·Yⱼ` with `Yⱼ[k]` that value times `s⁻ᵏ`, accumulated coset by coset.
-//! * Dividing by `Xⁿ − 1` is linear on the blocks (`q₀ = −P₀`, `qₗ = qₗ₋₁ − Pₗ`), so
-//!   the numerator's blocks go straight into the quotient's with the weights
-//!   `−¼·Σ_{l'≤l} ω₄^{−jl'}`. `N` is zero on `H` (coset 0): that is checked point by
-//!   point — a gate that fails is named — and coset 0 contributes `tz` only.
+//! * The top block needs no evaluation: `t[3n + i] = N[4n + i]`, and only the two
+//!   permutation products reach degree `4n`, so those six coefficients are the top of
+//!   two products of four polynomials, from their own top six coefficients
+//!   ([`top_block`]).
+//! * The other three blocks come from the cosets `j = 1, 2, 3`, where `Z_H = ω₄ʲ − 1` is
+//!   a non-zero constant and `t = N/Z_H` point by point (the numerator once per point).
+//!   On coset `j` the size-`n` inverse NTT of `t`'s values gives `s^k·Yⱼ[k]` at `k`, with
+//!   `s = ω₄ₙʲ` and `Yⱼ = Σₗ ω₄ʲˡ·tₗ`. The 4-point inverse DFT would need `Y₀` too (`t`
+//!   on `H`); with `t₃` known it is not needed: `tₗ = t₃ + ¼·Σ_{j=1..3} (ω₄^{−jl} −
+//!   ω₄^{−3j})·Yⱼ`, accumulated coset by coset.
+//!
+//! So round 3 evaluates `3n` points instead of `4n`, runs three inverse NTTs instead of
+//! seven, and computes the numerator once per point. The division is exact because the
+//! gates ([`check_gates`], before anything is committed) and the copy constraints (the
+//! grand product, round 2) hold on `H`; the proof is verified before it is returned.
 
 use std::time::{Duration, Instant};
 
@@ -34,14 +41,15 @@ const BLOCK: usize = 1 << 10;
 /// inverse per point each); more are interpolated once (one NTT, then one per coset).
 const PI_DIRECT_MAX: usize = 4;
 
+/// Coefficients of the quotient's top block (`3n + 5` is its degree).
+pub(crate) const TOP: usize = 6;
+
 /// What the round is given: the wires and `z` on `H` (the working vectors it reuses)
 /// and the blinded polynomials' coefficients.
 pub(crate) struct QuotientInput<'a, E: PairingCurve> {
     pub on_h: [Vec<Fr<E>>; 4],
     pub coefs: [&'a [Fr<E>]; 4],
     pub public: &'a [Fr<E>],
-    /// The blinding scalars `b₁ … b₁₁` at indices 1 to 11.
-    pub blinding: &'a [Fr<E>],
     pub challenges: [Fr<E>; 3],
 }
 
@@ -53,9 +61,8 @@ pub(crate) struct QuotientTimes {
     pub ntt_back: Duration,
 }
 
-/// The quotient's coefficients as four blocks of `n` (`t = Σₗ Xˡⁿ·tₗ`; only the first six
-/// of the last block may be non-zero), with the blinding terms but before snarkjs'
-/// `b₁₀, b₁₁` split.
+/// The quotient's coefficients as four blocks of `n` (`t = Σₗ Xˡⁿ·tₗ`; only the first
+/// [`TOP`] of the last block are non-zero), before snarkjs' `b₁₀, b₁₁` split.
 pub(crate) fn quotient_blocks<E: PairingCurve>(
     pk: &ProvingKey<E>,
     input: QuotientInput<'_, E>,
@@ -71,10 +78,12 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         on_h,
         coefs,
         public,
-        blinding,
         challenges,
     } = input;
-    let ctx = PointContext::new(pk, public, blinding, challenges);
+    let t = Instant::now();
+    let top = top_block(pk, coefs, challenges)?;
+    times.points += t.elapsed();
+    let ctx = PointContext::new(pk, public, challenges);
     let pi_coefs = if public.len() > PI_DIRECT_MAX {
         let t = Instant::now();
         let mut c = vec![Fr::<E>::ZERO; n];
@@ -88,14 +97,13 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         None
     };
 
-    // Block weights: tz's `¼ω₄⁻ʲˡ`, the numerator's (divided by Xⁿ − 1) `−¼Σ_{l'≤l}ω₄^{−jl'}`.
+    // Coset j's weight in block l: ¼(ω₄^{−jl} − ω₄^{−3j}), and 1/Z_H = 1/(ω₄ʲ − 1) folded in.
     let quarter = Fr::<E>::from_u64(4).inverse().expect("4 < r");
-    let w_tz: [[Fr<E>; 4]; 4] = core::array::from_fn(|j| {
-        core::array::from_fn(|l| quarter * omega4.pow_u64((4 - j as u64 * l as u64 % 4) % 4))
-    });
-    let w_t: [[Fr<E>; 4]; 4] = core::array::from_fn(|j| {
-        core::array::from_fn(|l| -(0..=l).fold(Fr::<E>::ZERO, |acc, lp| acc + w_tz[j][lp]))
-    });
+    let w4 = |e: u64| omega4.pow_u64(e % 4);
+    let weights = |j: u64| -> [Fr<E>; 3] {
+        let zh_inv = (w4(j) - Fr::<E>::ONE).inverse().expect("j ≠ 0");
+        core::array::from_fn(|l| quarter * (w4(16 - j * l as u64) - w4(16 - 3 * j)) * zh_inv)
+    };
 
     let mut out: [Vec<Fr<E>>; 4] = core::array::from_fn(|_| {
         let mut v = Vec::with_capacity(n + crate::prover::ROOM);
@@ -104,31 +112,27 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
     });
     let mut work = on_h;
     let mut pi_work = pi_coefs.as_ref().map(|_| vec![Fr::<E>::ZERO; n]);
-    for j in 0..4 {
+    for j in 1..4 {
         let shift = omega4n.pow_u64(j as u64);
-        if j > 0 {
-            let t = Instant::now();
-            for (w, c) in work.iter_mut().zip(coefs) {
-                values_on_coset(c, w, shift, omega4.pow_u64(j as u64), &dom_n)?;
-            }
-            if let (Some(c), Some(w)) = (&pi_coefs, &mut pi_work) {
-                values_on_coset(c, w, shift, omega4.pow_u64(j as u64), &dom_n)?;
-            }
-            times.ntt_to_cosets += t.elapsed();
+        let t = Instant::now();
+        for (w, c) in work.iter_mut().zip(coefs) {
+            values_on_coset(c, w, shift, omega4.pow_u64(j as u64), &dom_n)?;
         }
+        if let (Some(c), Some(w)) = (&pi_coefs, &mut pi_work) {
+            values_on_coset(c, w, shift, omega4.pow_u64(j as u64), &dom_n)?;
+        }
+        times.ntt_to_cosets += t.elapsed();
         let t = Instant::now();
         ctx.points_on_coset(j, &mut work, pi_work.as_deref())?;
         times.points += t.elapsed();
 
-        // work[0] holds the numerator (zero on H), work[1] tz.
+        // work[0] holds the numerator on the coset.
         let t = Instant::now();
-        let parts: &[usize] = if j == 0 { &[1] } else { &[0, 1] };
-        for &k in parts {
-            dom_n.inverse(&mut work[k], Order::Natural, Order::Natural)?;
-        }
+        dom_n.inverse(&mut work[0], Order::Natural, Order::Natural)?;
         let s_inv = shift.inverse().expect("a root of unity");
+        let w = weights(j as u64);
         let [o0, o1, o2, o3] = &mut out;
-        let (num, tz) = (&work[0], &work[1]);
+        let num = &work[0];
         (
             o0.par_chunks_mut(BLOCK),
             o1.par_chunks_mut(BLOCK),
@@ -142,34 +146,122 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
                 let u0 = s_inv.pow_u64(start as u64);
                 let len = o0.len();
                 let done = crate::quotient_lanes::accumulate_blocks(
-                    [&mut *o0, &mut *o1, &mut *o2, &mut *o3],
-                    &tz[start..start + len],
-                    (j > 0).then(|| &num[start..start + len]),
+                    [&mut *o0, &mut *o1, &mut *o2, o3],
+                    &num[start..start + len],
+                    None,
                     u0,
                     s_inv,
-                    w_tz[j],
-                    w_t[j],
+                    [w[0], w[1], w[2], Fr::<E>::ZERO],
+                    [Fr::<E>::ZERO; 4],
                 );
                 let mut u = u0 * s_inv.pow_u64(done as u64);
-                let mut outs = [o0, o1, o2, o3];
                 for i in done..len {
-                    let k = start + i;
-                    let y_tz = tz[k] * u;
-                    let y_t = if j == 0 { Fr::<E>::ZERO } else { num[k] * u };
-                    for (l, o) in outs.iter_mut().enumerate() {
-                        o[i] += w_tz[j][l] * y_tz + w_t[j][l] * y_t;
-                    }
+                    let y = num[start + i] * u;
+                    o0[i] += w[0] * y;
+                    o1[i] += w[1] * y;
+                    o2[i] += w[2] * y;
                     u *= s_inv;
                 }
             });
         times.ntt_back += t.elapsed();
     }
-    if out[3][6..].iter().any(|x| !x.is_zero()) {
-        return Err(ProveError::Key(
-            "the quotient has degree 3n + 6 or more".into(),
-        ));
+    for (k, v) in top.iter().enumerate() {
+        for o in &mut out[..3] {
+            o[k] += *v;
+        }
+        out[3][k] = *v;
     }
     Ok(out)
+}
+
+/// The quotient's top block `t[3n + i]`, `i <` [`TOP`], from the top coefficients of the
+/// blinded polynomials and of `σ`.
+///
+/// `t = N/(Xⁿ − 1)` gives `t[k − n] = N[k] + t[k]`, and `t[k] = 0` from `4n` on, so
+/// `t[3n + i] = N[4n + i]`. The gate terms reach degree `3n + 1`, the `L₁` term `2n + 1`;
+/// only `α·(e₂ − e₃)` reaches `4n`, and the top coefficients of a product need only the
+/// top coefficients of its factors.
+fn top_block<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    [a, b, c, z]: [&[Fr<E>]; 4],
+    [alpha, beta, gamma]: [Fr<E>; 3],
+) -> Result<[Fr<E>; TOP], ProveError> {
+    let n = pk.domain_size();
+    let lo = n - TOP; // n ≥ 8 (the key's shape)
+    let mut sigma = [[Fr::<E>::ZERO; TOP]; 3];
+    for (k, s) in sigma.iter_mut().enumerate() {
+        pk.read_coefficients(Extended::Sigma(k), lo, s)?;
+    }
+    Ok(top_of_quotient(
+        n,
+        [a, b, c, z],
+        &sigma,
+        [pk.vk.k1, pk.vk.k2],
+        root_of_unity::<E>(pk.vk.power),
+        [alpha, beta, gamma],
+    ))
+}
+
+/// [`top_block`]'s arithmetic: `sigma[k]` holds `σₖ`'s coefficients `n − TOP .. n`.
+pub(crate) fn top_of_quotient<F: Field>(
+    n: usize,
+    [a, b, c, z]: [&[F]; 4],
+    sigma: &[[F; TOP]; 3],
+    [k1, k2]: [F; 2],
+    omega: F,
+    [alpha, beta, gamma]: [F; 3],
+) -> [F; TOP] {
+    let at = |p: &[F], deg: usize| p.get(deg).copied().unwrap_or(F::ZERO);
+    let sigma_at = |k: usize, deg: usize| {
+        deg.checked_sub(n - TOP)
+            .and_then(|i| sigma[k].get(i))
+            .copied()
+            .unwrap_or(F::ZERO)
+    };
+    let constant = |deg: usize, v: F| if deg == 0 { v } else { F::ZERO };
+    let linear = |deg: usize, v: F| if deg == 1 { v } else { F::ZERO };
+    // A factor's top coefficients from its formal degree down: r[d] at degree top − d.
+    let top = |deg_top: usize, coef: &dyn Fn(usize) -> F| -> [F; TOP] {
+        core::array::from_fn(|d| deg_top.checked_sub(d).map_or(F::ZERO, coef))
+    };
+    let wires = [a, b, c];
+    let shifts = [beta, beta * k1, beta * k2];
+    // e₂ = Π(wire + β·kₖ·X + γ)·z(X); e₃ = Π(wire + β·σₖ + γ)·z(ωX).
+    let e2 = [
+        top(n + 1, &|d| {
+            at(a, d) + linear(d, shifts[0]) + constant(d, gamma)
+        }),
+        top(n + 1, &|d| {
+            at(b, d) + linear(d, shifts[1]) + constant(d, gamma)
+        }),
+        top(n + 1, &|d| {
+            at(c, d) + linear(d, shifts[2]) + constant(d, gamma)
+        }),
+        top(n + 2, &|d| at(z, d)),
+    ];
+    let e3: [[F; TOP]; 4] = core::array::from_fn(|k| {
+        if k < 3 {
+            top(n + 1, &|d| {
+                at(wires[k], d) + beta * sigma_at(k, d) + constant(d, gamma)
+            })
+        } else {
+            top(n + 2, &|d| at(z, d) * omega.pow_u64(d as u64))
+        }
+    });
+    // Both products have formal degree 3(n + 1) + n + 2 = 4n + 5: r[d] is N's 4n + 5 − d.
+    let (p2, p3) = (product_top(&e2), product_top(&e3));
+    core::array::from_fn(|i| alpha * (p2[TOP - 1 - i] - p3[TOP - 1 - i]))
+}
+
+/// The top coefficients of a product from its factors' (each listed from its formal
+/// degree down): a convolution truncated to [`TOP`] terms.
+fn product_top<F: Field>(factors: &[[F; TOP]]) -> [F; TOP] {
+    let mut acc = [F::ZERO; TOP];
+    acc[0] = F::ONE;
+    for f in factors {
+        acc = core::array::from_fn(|d| (0..=d).fold(F::ZERO, |s, i| s + acc[i] * f[d - i]));
+    }
+    acc
 }
 
 /// `p` (any length up to `2n`) on the coset `shift·H` into `out`: reduced modulo
@@ -211,11 +303,55 @@ fn values_on_coset<F: fastzk_field::NttField>(
     dom_n.forward(out, Order::Natural, Order::Natural)
 }
 
+/// The gate identity `q_M·a·b + q_L·a + q_R·b + q_O·c + q_C + PI = 0` at every point of
+/// `H` (`abc` the wires there, unblinded), before anything is committed: a witness that
+/// breaks a gate is refused, naming the first such gate and its wires.
+pub(crate) fn check_gates<E: PairingCurve>(
+    pk: &ProvingKey<E>,
+    abc: &[Vec<Fr<E>>; 3],
+    public: &[Fr<E>],
+) -> Result<(), ProveError> {
+    let n = pk.domain_size();
+    let broken: Vec<Option<usize>> = (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map(|blk| -> Result<Option<usize>, FormatError> {
+            let m0 = blk * BLOCK;
+            let len = BLOCK.min(n - m0);
+            let mut q = [0; 5].map(|_| vec![Fr::<E>::ZERO; len]);
+            for (k, v) in q.iter_mut().enumerate() {
+                pk.extended.read_on_h(Extended::Q(k), m0, v)?;
+            }
+            let [qm, ql, qr, qo, qc] = &q;
+            let [a, b, c] = abc.each_ref().map(|v| &v[m0..m0 + len]);
+            Ok((0..len)
+                .find(|&m| {
+                    let pi = public.get(m0 + m).map_or(Fr::<E>::ZERO, |v| -*v);
+                    let gate = a[m] * b[m] * qm[m] + a[m] * ql[m] + b[m] * qr[m] + c[m] * qo[m];
+                    !(gate + qc[m] + pi).is_zero()
+                })
+                .map(|m| m0 + m))
+        })
+        .collect::<Result<_, _>>()?;
+    match broken.into_iter().flatten().next() {
+        None => Ok(()),
+        Some(gate) => {
+            let wire = |k: usize| pk.maps[k].get(gate).copied().unwrap_or(0);
+            Err(ProveError::GateUnsatisfied {
+                gate,
+                gates: pk.n_constraints,
+                n_public: public.len(),
+                a: wire(0),
+                b: wire(1),
+                c: wire(2),
+            })
+        }
+    }
+}
+
 /// The constants every point of the quotient uses.
 struct PointContext<'a, E: PairingCurve> {
     pk: &'a ProvingKey<E>,
     public: &'a [Fr<E>],
-    b: &'a [Fr<E>],
     alpha: Fr<E>,
     alpha2: Fr<E>,
     beta: Fr<E>,
@@ -228,17 +364,11 @@ struct PointContext<'a, E: PairingCurve> {
 }
 
 impl<'a, E: PairingCurve> PointContext<'a, E> {
-    fn new(
-        pk: &'a ProvingKey<E>,
-        public: &'a [Fr<E>],
-        b: &'a [Fr<E>],
-        [alpha, beta, gamma]: [Fr<E>; 3],
-    ) -> Self {
+    fn new(pk: &'a ProvingKey<E>, public: &'a [Fr<E>], [alpha, beta, gamma]: [Fr<E>; 3]) -> Self {
         let n = pk.domain_size();
         Self {
             pk,
             public,
-            b,
             alpha,
             alpha2: alpha.square(),
             beta,
@@ -251,9 +381,9 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
         }
     }
 
-    /// Coset `j`'s points: `work` holds `a, b, c, z` there (unblinded on `H`, blinded
-    /// elsewhere) and receives the numerator in `work[0]` and `tz` in `work[1]`;
-    /// `pi` holds `PI` there when it was interpolated.
+    /// Coset `j`'s points (`j ≠ 0`): `work` holds the blinded `a, b, c, z` there and
+    /// receives the numerator in `work[0]`; `pi` holds `PI` there when it was
+    /// interpolated.
     fn points_on_coset(
         &self,
         j: usize,
@@ -262,13 +392,12 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
     ) -> Result<(), ProveError> {
         let n = self.pk.domain_size();
         let [wa, wb, wc, wz] = work;
-        let (wc, wz) = (&*wc, &*wz);
+        let (wb, wc, wz) = (&*wb, &*wc, &*wz);
         let shift = self.omega4n.pow_u64(j as u64);
         // Z_H on coset j: shiftⁿ − 1 = ω₄ʲ − 1.
         let zh = root_of_unity::<E>(2).pow_u64(j as u64) - Fr::<E>::ONE;
-        let zh_inv = zh.inverse().unwrap_or(Fr::<E>::ZERO);
         let zh_over_n = zh * self.n_inv;
-        // The roots ωᵏ each point off H needs 1/(x − ωᵏ) for: L₁'s, and the public inputs'.
+        // The roots ωᵏ each point needs 1/(x − ωᵏ) for: L₁'s, and the public inputs'.
         let n_public = self.public.len();
         let n_roots = if pi.is_some() { 1 } else { n_public.max(1) };
         let roots: Vec<Fr<E>> = (0..n_roots).map(|k| self.omega.pow_u64(k as u64)).collect();
@@ -281,33 +410,18 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                 .map(|(p, r)| *p * *r)
                 .collect(),
         };
-        let b = self.b;
-        let (alpha, beta, gamma) = (self.alpha, self.beta, self.gamma);
-        let on_h = crate::quotient_lanes::OnH {
-            alpha,
-            beta,
-            gamma,
-            k1b: self.k1b,
-            k2b: self.k2b,
-            omega: self.omega,
-            b: core::array::from_fn(|k| b.get(k).copied().unwrap_or(Fr::<E>::ZERO)),
-        };
-        let off_h = OffH {
-            alpha,
-            beta,
-            gamma,
+        let consts = OffH {
+            alpha: self.alpha,
+            beta: self.beta,
+            gamma: self.gamma,
             k1b: self.k1b,
             k2b: self.k2b,
             omega: self.omega,
             l1c: zh_over_n * self.alpha2,
-            zh_inv,
-            // The blinding scalars times Z_H on this coset.
-            bz: core::array::from_fn(|k| b.get(k).map_or(Fr::<E>::ZERO, |v| *v * zh)),
         };
         wa.par_chunks_mut(BLOCK)
-            .zip(wb.par_chunks_mut(BLOCK))
             .enumerate()
-            .try_for_each(|(blk, (oa, ob))| -> Result<(), ProveError> {
+            .try_for_each(|(blk, oa)| -> Result<(), ProveError> {
                 let m0 = blk * BLOCK;
                 let len = oa.len();
                 let read = |which: Extended| -> Result<Vec<Fr<E>>, FormatError> {
@@ -324,131 +438,46 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                 let x0 = shift * self.omega.pow_u64(m0 as u64);
                 // z at xω: the next point's z (the last block wraps around).
                 let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
+                // 1/(x − ωᵏ) for every point and root, in one inversion.
+                let mut inv = Vec::with_capacity(len * n_roots);
+                let mut x = x0;
+                for _ in 0..len {
+                    inv.extend(roots.iter().map(|r| x - *r));
+                    x *= self.omega;
+                }
+                batch_inverse(&mut inv);
+                let pi_x: Vec<Fr<E>> = match pi {
+                    Some(v) => v[m0..m0 + len].to_vec(),
+                    None if n_public == 0 => Vec::new(),
+                    None => inv
+                        .chunks_exact(n_roots)
+                        .map(|row| {
+                            let sum = pub_roots
+                                .iter()
+                                .zip(row)
+                                .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r);
+                            -(zh_over_n * sum)
+                        })
+                        .collect(),
+                };
+                let inv0: Vec<Fr<E>> = if n_roots == 1 {
+                    inv
+                } else {
+                    inv.iter().step_by(n_roots).copied().collect()
+                };
                 let block = OffHBlock {
                     q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
                     s: [&s[0][..], &s[1], &s[2]],
+                    b: &wb[m0..m0 + len],
                     c: &wc[m0..m0 + len],
                     z: &wz[m0..m0 + len],
                     zw: &zw,
-                    inv0: &[],
-                    pi: &[],
+                    inv0: &inv0,
+                    pi: &pi_x,
                     x0,
                 };
-                if j > 0 {
-                    // 1/(x − ωᵏ) for every point and root, in one inversion.
-                    let mut inv = Vec::with_capacity(len * n_roots);
-                    let mut x = x0;
-                    for _ in 0..len {
-                        inv.extend(roots.iter().map(|r| x - *r));
-                        x *= self.omega;
-                    }
-                    batch_inverse(&mut inv);
-                    let pi_x: Vec<Fr<E>> = match pi {
-                        Some(v) => v[m0..m0 + len].to_vec(),
-                        None if n_public == 0 => Vec::new(),
-                        None => inv
-                            .chunks_exact(n_roots)
-                            .map(|row| {
-                                let sum = pub_roots
-                                    .iter()
-                                    .zip(row)
-                                    .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r);
-                                -(zh_over_n * sum)
-                            })
-                            .collect(),
-                    };
-                    let inv0: Vec<Fr<E>> = if n_roots == 1 {
-                        inv
-                    } else {
-                        inv.iter().step_by(n_roots).copied().collect()
-                    };
-                    let block = OffHBlock {
-                        inv0: &inv0,
-                        pi: &pi_x,
-                        ..block
-                    };
-                    let done = crate::quotient_lanes::off_h_points(&off_h, &block, oa, ob);
-                    off_h_points(
-                        &off_h,
-                        &block.from(done, self.omega),
-                        &mut oa[done..],
-                        &mut ob[done..],
-                    );
-                    return Ok(());
-                }
-
-                // On H the lanes take groups of eight past L₁'s point and the public
-                // inputs' (where L₁ and PI vanish), while every check passes; this loop
-                // takes the rest, and names what fails.
-                let first_free = n_public.max(1).saturating_sub(m0);
-                let lanes_from = first_free.next_multiple_of(8).min(len);
-                let on_lanes = lanes_from
-                    ..lanes_from
-                        + crate::quotient_lanes::on_h_points(
-                            &on_h,
-                            &block.from(lanes_from, self.omega),
-                            &mut oa[lanes_from..],
-                            &mut ob[lanes_from..],
-                        );
-                let mut x = x0;
-                for m in 0..len {
-                    if on_lanes.contains(&m) {
-                        x *= self.omega;
-                        continue;
-                    }
-                    let mm = m0 + m;
-                    let l1 = if mm == 0 { Fr::<E>::ONE } else { Fr::<E>::ZERO };
-                    let pi_x = self.public.get(mm).map_or(Fr::<E>::ZERO, |v| -*v);
-                    let [qm, ql, qr, qo, qc] = [0, 1, 2, 3, 4].map(|k| q[k][m]);
-                    let l1a = l1 * self.alpha2;
-                    // The factors' parts that do not depend on the wires.
-                    let bx = beta * x;
-                    let id = [bx + gamma, self.k1b * x + gamma, self.k2b * x + gamma];
-                    let sigma = [0, 1, 2].map(|k| beta * s[k][m] + gamma);
-                    let xw = x * self.omega;
-                    let numerator = |[a, bb, c, z, zw]: [Fr<E>; 5]| {
-                        let e1 = a * bb * qm + a * ql + bb * qr + c * qo + pi_x + qc;
-                        let e2 = (a + id[0]) * (bb + id[1]) * ((c + id[2]) * z);
-                        let e3 = (a + sigma[0]) * (bb + sigma[1]) * ((c + sigma[2]) * zw);
-                        (e1, e1 + (e2 - e3) * alpha + (z - Fr::<E>::ONE) * l1a)
-                    };
-                    // On H: the numerator of the wires (unblinded there) must vanish;
-                    // tz is the first-order term of the blinded products.
-                    let (a, bb, c, z) = (oa[m], ob[m], wc[mm], wz[mm]);
-                    let zw = zw[m];
-                    let (e1, t) = numerator([a, bb, c, z, zw]);
-                    if !e1.is_zero() {
-                        let wire = |k: usize| self.pk.maps[k].get(mm).copied().unwrap_or(0);
-                        return Err(ProveError::GateUnsatisfied {
-                            gate: mm,
-                            gates: self.pk.n_constraints,
-                            n_public,
-                            a: wire(0),
-                            b: wire(1),
-                            c: wire(2),
-                        });
-                    }
-                    if !t.is_zero() {
-                        return Err(ProveError::Key(format!(
-                            "the quotient's numerator is not zero at point {mm} of H \
-                             although its gate holds (the copy constraints were checked)"
-                        )));
-                    }
-                    let ap = b[2] + b[1] * x;
-                    let bp = b[4] + b[3] * x;
-                    let cp = b[6] + b[5] * x;
-                    let zp = (b[7] * x + b[8]) * x + b[9];
-                    let zwp = (b[7] * xw + b[8]) * xw + b[9];
-                    let e1z = (ap * bb + a * bp) * qm + ap * ql + bp * qr + cp * qo;
-                    let e2z = first_order([a + id[0], bb + id[1], c + id[2], z], [ap, bp, cp, zp]);
-                    let e3z = first_order(
-                        [a + sigma[0], bb + sigma[1], c + sigma[2], zw],
-                        [ap, bp, cp, zwp],
-                    );
-                    oa[m] = Fr::<E>::ZERO;
-                    ob[m] = e1z + (e2z - e3z) * alpha + zp * l1a;
-                    x *= self.omega;
-                }
+                let done = crate::quotient_lanes::off_h_points(&consts, &block, oa);
+                off_h_points(&consts, &block.from(done, self.omega), &mut oa[done..]);
                 Ok(())
             })
     }
@@ -464,17 +493,15 @@ pub(crate) struct OffH<F> {
     pub omega: F,
     /// `Z_H·α²/n`: `α²·L₁(x) = l1c/(x − 1)`.
     pub l1c: F,
-    /// `1/Z_H`.
-    pub zh_inv: F,
-    /// The blinding scalars `b₁ … b₉` times `Z_H` (index 0 unused).
-    pub bz: [F; 10],
 }
 
-/// One block of consecutive points off `H`: the key's and the wires' values there.
+/// One block of consecutive points off `H`: the key's and the wires' values there (`a`
+/// is the output row, read and overwritten).
 pub(crate) struct OffHBlock<'a, F> {
     /// `q_M, q_L, q_R, q_O, q_C`.
     pub q: [&'a [F]; 5],
     pub s: [&'a [F]; 3],
+    pub b: &'a [F],
     pub c: &'a [F],
     pub z: &'a [F],
     /// `z` at `xω`.
@@ -493,6 +520,7 @@ impl<F: Field> OffHBlock<'_, F> {
         OffHBlock {
             q: self.q.map(|v| &v[start..]),
             s: self.s.map(|v| &v[start..]),
+            b: &self.b[start..],
             c: &self.c[start..],
             z: &self.z[start..],
             zw: &self.zw[start..],
@@ -503,60 +531,109 @@ impl<F: Field> OffHBlock<'_, F> {
     }
 }
 
-/// The points off `H` of one block, one at a time: `oa`, `ob` hold the blinded `a, b`
-/// and receive the numerator of the unblinded values (`t`) and `tz` — the numerator of
-/// the blinded values less `t`, over `Z_H` (the blindings there are `(b₂ + b₁x)·Z_H`
-/// etc., `Z_H` a constant). The lanes version (`quotient_lanes`) must agree with it.
-pub(crate) fn off_h_points<F: Field>(
-    k: &OffH<F>,
-    blk: &OffHBlock<'_, F>,
-    oa: &mut [F],
-    ob: &mut [F],
-) {
-    let bz = &k.bz;
+/// The numerator `N` at the points of one block off `H`, one at a time: `oa` holds the
+/// blinded `a` and receives `N` (the division by `Z_H`, a constant on the coset, is left
+/// to the weights). The lanes version (`quotient_lanes`) must agree with it.
+pub(crate) fn off_h_points<F: Field>(k: &OffH<F>, blk: &OffHBlock<'_, F>, oa: &mut [F]) {
     let mut x = blk.x0;
-    let mut zpz = (bz[7] * x + bz[8]) * x + bz[9];
     for m in 0..oa.len() {
         let [qm, ql, qr, qo, qc] = blk.q.map(|v| v[m]);
         let pi_x = blk.pi.get(m).copied().unwrap_or(F::ZERO);
-        let l1a = k.l1c * blk.inv0[m];
-        let id = [
-            k.beta * x + k.gamma,
-            k.k1b * x + k.gamma,
-            k.k2b * x + k.gamma,
-        ];
-        let sigma = blk.s.map(|v| k.beta * v[m] + k.gamma);
-        let numerator = |[a, bb, c, z, zw]: [F; 5]| {
-            let e1 = a * bb * qm + a * ql + bb * qr + c * qo + pi_x + qc;
-            let e2 = (a + id[0]) * (bb + id[1]) * ((c + id[2]) * z);
-            let e3 = (a + sigma[0]) * (bb + sigma[1]) * ((c + sigma[2]) * zw);
-            e1 + (e2 - e3) * k.alpha + (z - F::ONE) * l1a
-        };
-        let xw = x * k.omega;
-        // The z blinding at xω is the next point's.
-        let zwpz = (bz[7] * xw + bz[8]) * xw + bz[9];
-        let blinded = [oa[m], ob[m], blk.c[m], blk.z[m], blk.zw[m]];
-        let blinding = [
-            bz[2] + bz[1] * x,
-            bz[4] + bz[3] * x,
-            bz[6] + bz[5] * x,
-            zpz,
-            zwpz,
-        ];
-        let t = numerator(core::array::from_fn(|i| blinded[i] - blinding[i]));
-        let full = numerator(blinded);
-        oa[m] = t;
-        ob[m] = (full - t) * k.zh_inv;
-        zpz = zwpz;
-        x = xw;
+        let (a, b, c, z, zw) = (oa[m], blk.b[m], blk.c[m], blk.z[m], blk.zw[m]);
+        let e1 = a * b * qm + a * ql + b * qr + c * qo + pi_x + qc;
+        let bx = k.beta * x;
+        let e2 = (a + bx + k.gamma) * (b + k.k1b * x + k.gamma) * ((c + k.k2b * x + k.gamma) * z);
+        let [s1, s2, s3] = blk.s.map(|v| k.beta * v[m] + k.gamma);
+        let e3 = (a + s1) * (b + s2) * ((c + s3) * zw);
+        oa[m] = e1 + (e2 - e3) * k.alpha + (z - F::ONE) * (k.l1c * blk.inv0[m]);
+        x *= k.omega;
     }
 }
 
-/// The first-order coefficient in `Z` of `Π(fₖ + yₖ·Z)`: `Σₖ yₖ·Π_{j≠k} fⱼ`, the blinding
-/// terms of a product divided by `Z_H` at a point of `H` (where `Z_H = 0`). snarkjs
-/// expands every order (its `MulZ`); this is 9 products.
-#[inline(always)]
-pub(crate) fn first_order<F: Field>(f: [F; 4], y: [F; 4]) -> F {
-    let (p01, p23) = (f[0] * f[1], f[2] * f[3]);
-    (y[0] * f[1] + f[0] * y[1]) * p23 + p01 * (y[2] * f[3] + f[2] * y[3])
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastzk_pairing::Bn254;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    type F = Fr<Bn254>;
+
+    fn mul_poly(p: &[F], q: &[F]) -> Vec<F> {
+        let mut out = vec![F::ZERO; p.len() + q.len() - 1];
+        for (i, x) in p.iter().enumerate() {
+            for (j, y) in q.iter().enumerate() {
+                out[i + j] += *x * *y;
+            }
+        }
+        out
+    }
+
+    fn add_poly(p: &[F], q: &[F]) -> Vec<F> {
+        (0..p.len().max(q.len()))
+            .map(|i| p.get(i).copied().unwrap_or(F::ZERO) + q.get(i).copied().unwrap_or(F::ZERO))
+            .collect()
+    }
+
+    /// The top block against the plain products: `α·(e₂ − e₃)` expanded in full, its
+    /// coefficients `4n .. 4n + 6`; random polynomials of the blinded lengths, with edge
+    /// values (zero, one, −1) among them and a zero leading coefficient once.
+    #[test]
+    fn the_top_block_is_the_top_of_the_expanded_products() {
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        for (case, n) in [8usize, 16, 32, 8].into_iter().enumerate() {
+            let mut poly = |len: usize| -> Vec<F> {
+                (0..len)
+                    .map(|i| match (i + case) % 7 {
+                        0 => F::ZERO,
+                        1 => F::ONE,
+                        2 => -F::ONE,
+                        _ => F::random(&mut rng),
+                    })
+                    .collect()
+            };
+            let (a, b, mut c, z) = (poly(n + 2), poly(n + 2), poly(n + 2), poly(n + 3));
+            if case == 3 {
+                c[n + 1] = F::ZERO;
+            }
+            let sigma_full = [poly(n), poly(n), poly(n)];
+            let [alpha, beta, gamma, k1, k2, omega] = [0; 6].map(|_| F::random(&mut rng));
+            let x = |c0: F, c1: F| vec![c0, c1];
+            let f = [
+                add_poly(&a, &x(gamma, beta)),
+                add_poly(&b, &x(gamma, beta * k1)),
+                add_poly(&c, &x(gamma, beta * k2)),
+            ];
+            let g: Vec<Vec<F>> = [&a, &b, &c]
+                .iter()
+                .zip(&sigma_full)
+                .map(|(w, s)| {
+                    let bs: Vec<F> = s.iter().map(|v| beta * *v).collect();
+                    add_poly(&add_poly(w, &bs), &[gamma])
+                })
+                .collect();
+            let zw: Vec<F> = z
+                .iter()
+                .enumerate()
+                .map(|(i, v)| *v * omega.pow_u64(i as u64))
+                .collect();
+            let e2 = mul_poly(&mul_poly(&mul_poly(&f[0], &f[1]), &f[2]), &z);
+            let e3 = mul_poly(&mul_poly(&mul_poly(&g[0], &g[1]), &g[2]), &zw);
+            assert_eq!(e2.len(), 4 * n + 6);
+            let want: Vec<F> = (0..TOP)
+                .map(|i| alpha * (e2[4 * n + i] - e3[4 * n + i]))
+                .collect();
+            let sigma: [[F; TOP]; 3] =
+                core::array::from_fn(|k| core::array::from_fn(|i| sigma_full[k][n - TOP + i]));
+            let got = top_of_quotient(
+                n,
+                [&a, &b, &c, &z],
+                &sigma,
+                [k1, k2],
+                omega,
+                [alpha, beta, gamma],
+            );
+            assert_eq!(got[..], want[..], "n = {n}, case {case}");
+        }
+    }
 }
