@@ -187,8 +187,8 @@ pub struct ProveFlags {
     pub device: fastzk_gpu::DeviceChoice,
     /// Memory the proof may take: bytes, or with K, M, G or T (powers of 1024), e.g. 4G.
     /// A key that would not fit when read whole is read a chunk at a time (default:
-    /// three quarters of the machine's memory); for Plonk, its coefficients and powers of
-    /// tau then stay in the file.
+    /// three quarters of the machine's memory); for Plonk, its powers of tau then stay in
+    /// the file (its polynomials always do).
     #[arg(long, value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Read the key this many points at a time (the bounded-memory mode) whatever the

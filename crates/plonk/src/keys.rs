@@ -214,16 +214,19 @@ pub struct ProvingKey<E: PairingCurve> {
     pub additions: Vec<Addition<Fr<E>>>,
     /// The wire of each gate's `a`, `b`, `c` (`n_constraints` entries each).
     pub maps: [Vec<u32>; 3],
-    /// Coefficients (`n` each) of `[Qm, Ql, Qr, Qo, Qc]`.
+    /// Coefficients (`n` each) of `[Qm, Ql, Qr, Qo, Qc]` (empty when they stay in the
+    /// file: [`Self::in_file`]).
     pub q: [Vec<Fr<E>>; 5],
-    /// Coefficients (`n` each) of `[S1, S2, S3]`.
+    /// Coefficients (`n` each) of `[S1, S2, S3]` (likewise).
     pub sigma: [Vec<Fr<E>>; 3],
     pub extended: ExtendedStore<Fr<E>>,
     /// `[τ^i]₁` for `i < n + 6` (empty when they stay in the file: [`Self::in_file`]).
     pub ptau: Vec<G1<E>>,
-    /// For a key opened for bounded memory ([`ProvingKey::open_lean_with`]): where its
-    /// coefficients and powers of tau are in the file; `q`, `sigma` and `ptau` are then
-    /// empty and the prover reads them a block at a time.
+    /// For a key read from a file: where its coefficients are there (`q` and `sigma` are
+    /// then empty: the prover reads them a block at a time, when it uses them — reading
+    /// `8n` field elements up front into fresh memory cost more than the whole linearisation),
+    /// and, for a key opened for bounded memory ([`ProvingKey::open_lean_with`]), its
+    /// powers of tau too.
     pub in_file: Option<InFile>,
 }
 
@@ -235,8 +238,8 @@ pub struct InFile {
     /// First coefficient of each selector and permutation polynomial.
     pub(crate) q: [u64; 5],
     pub(crate) sigma: [u64; 3],
-    /// First point of section 14.
-    pub(crate) ptau: u64,
+    /// First point of section 14, when the powers of tau stay in the file too.
+    pub(crate) ptau: Option<u64>,
 }
 
 impl core::fmt::Debug for InFile {
@@ -280,13 +283,13 @@ impl<E: PairingCurve> ProvingKey<E> {
 
     /// Powers of tau `start..start + count` (checked when the key was opened).
     pub fn read_ptau(&self, start: usize, count: usize) -> Result<Vec<G1<E>>, FormatError> {
-        let Some(f) = &self.in_file else {
+        let Some((f, at)) = self.in_file.as_ref().and_then(|f| Some((f, f.ptau?))) else {
             return Ok(self.ptau[start..start + count].to_vec());
         };
         let len = fastzk_formats::codec::point_len::<E::G1>();
         let mut buf = vec![0u8; count * len];
         f.source
-            .read_at(f.ptau + (start * len) as u64, &mut buf)
+            .read_at(at + (start * len) as u64, &mut buf)
             .map_err(|e| FormatError::new(&f.file, ErrorKind::Io(e)))?;
         let ctx = Ctx::new(&f.file).section("section 14 (powers of tau)");
         fastzk_formats::codec::decode_points::<E::G1>(
@@ -295,6 +298,19 @@ impl<E: PairingCurve> ProvingKey<E> {
             fastzk_formats::codec::PointCheck::Prevalidated,
             &ctx,
         )
+    }
+
+    /// Whether the powers of tau stay in the key's file (a key opened for bounded memory):
+    /// the prover then reads them a chunk at a time for each round.
+    pub fn ptau_in_file(&self) -> bool {
+        self.in_file.as_ref().is_some_and(|f| f.ptau.is_some())
+    }
+
+    /// All `n` coefficients of a selector or permutation polynomial.
+    pub fn coefficients(&self, which: Extended) -> Result<Vec<Fr<E>>, FormatError> {
+        let mut v = vec![<Fr<E> as fastzk_field::Field>::ZERO; self.domain_size()];
+        self.read_coefficients(which, 0, &mut v)?;
+        Ok(v)
     }
 
     /// Signals the witness file carries (the wires less the additions).
@@ -362,9 +378,12 @@ impl<E: PairingCurve> ProvingKey<E> {
                 ));
             }
         }
-        if self.in_file.is_some() {
+        if let Some(f) = &self.in_file {
             // Sizes were checked against the file's sections when it was opened.
-            return Ok(());
+            if f.ptau.is_some() {
+                return Ok(());
+            }
+            return self.check_ptau_len();
         }
         for (name, v) in ["Qm", "Ql", "Qr", "Qo", "Qc"].iter().zip(&self.q) {
             if v.len() != n {
@@ -388,6 +407,11 @@ impl<E: PairingCurve> ProvingKey<E> {
                 ));
             }
         }
+        self.check_ptau_len()
+    }
+
+    fn check_ptau_len(&self) -> Result<(), String> {
+        let n = self.domain_size();
         if self.ptau.len() != n + 6 {
             return Err(format!(
                 "{} powers of tau, expected n + 6 = {}",

@@ -308,7 +308,7 @@ pub fn prove_with_rng<E: PairingCurve>(
     let dom_n = Radix2Domain::cached_with_root(power, omega)?;
 
     // The nine commitments share the powers of tau: prepared for the MSMs once.
-    let ptau = if pk.in_file.is_some() {
+    let ptau = if pk.ptau_in_file() {
         Bases::Chunked {
             pk,
             chunk_points: opts.chunk_points.unwrap_or(DEFAULT_CHUNK_POINTS),

@@ -150,22 +150,15 @@ fn section_bytes(
     Ok(buf)
 }
 
-/// `count` field elements in Montgomery form, in parallel, each checked `< r`.
-fn read_elements<F: PrimeField + Coordinate>(bytes: &[u8], ctx: &Ctx<'_>) -> Result<Vec<F>> {
-    bytes
-        .par_chunks_exact(F::BYTES)
-        .enumerate()
-        .map(|(i, b)| read_mont(b, ctx).map_err(|e| e.at(i as u64)))
-        .collect()
-}
-
 impl<E: PairingCurve> ProvingKey<E> {
     /// Parses a key held in memory; `file` names it in errors.
     pub fn from_bytes(bytes: Vec<u8>, file: &str, check: PointCheck) -> Result<Self> {
         Self::from_source(Arc::new(bytes), file, |_| check)
     }
 
-    /// Opens a key file: everything but the `4n` evaluations is read and checked now.
+    /// Opens a key file: everything but the polynomials (coefficients and `4n`
+    /// evaluations, read and checked `< r` when the prover uses them) is read and checked
+    /// now.
     pub fn open(path: impl AsRef<Path>, check: PointCheck) -> Result<Self> {
         Self::open_with(path, |_| check)
     }
@@ -388,50 +381,29 @@ impl<E: PairingCurve> ProvingKey<E> {
                 .collect();
         }
 
-        // Coefficients now; the 4n evaluations stay in the source.
+        // The coefficients and the 4n evaluations stay in the source (each value is checked
+        // `< r` when it is read).
         let poly_at = |id: u32, index: u64| {
             table
                 .require(file, id)
                 .map(|s| s.offset + index * 5 * n * n8)
         };
-        let coefficients = |id: u32, index: u64, name: &str| -> Result<Vec<Fr<E>>> {
-            let mut buf = vec![0u8; (n * n8) as usize];
-            source
-                .read_at(poly_at(id, index)?, &mut buf)
-                .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
-            read_elements(&buf, &ctx.section(name))
-        };
-        let names = [
-            "section 7 (Qm)",
-            "section 8 (Ql)",
-            "section 9 (Qr)",
-            "section 10 (Qo)",
-            "section 11 (Qc)",
-        ];
-        let mut q: [Vec<Fr<E>>; 5] = Default::default();
         let (mut q_at, mut q_ext) = ([0u64; 5], [0u64; 5]);
         for i in 0..5 {
             q_at[i] = poly_at(7 + i as u32, 0)?;
             q_ext[i] = q_at[i] + n * n8;
-            if !lean {
-                q[i] = coefficients(7 + i as u32, 0, names[i])?;
-            }
         }
-        let mut sigma: [Vec<Fr<E>>; 3] = Default::default();
         let (mut sigma_at, mut sigma_ext) = ([0u64; 3], [0u64; 3]);
         for i in 0..3 {
             sigma_at[i] = poly_at(12, i as u64)?;
             sigma_ext[i] = sigma_at[i] + n * n8;
-            if !lean {
-                sigma[i] = coefficients(12, i as u64, "section 12 (sigma)")?;
-            }
         }
-        let in_file = lean.then(|| InFile {
+        let in_file = Some(InFile {
             source: source.clone(),
             file: file.to_owned(),
             q: q_at,
             sigma: sigma_at,
-            ptau: ptau_at,
+            ptau: lean.then_some(ptau_at),
         });
         // Section 13 (the Lagrange polynomials) is not read: its size is checked above,
         // and its contents depend on the domain only (the writer recomputes them).
@@ -451,8 +423,8 @@ impl<E: PairingCurve> ProvingKey<E> {
             n_constraints: n_constraints as usize,
             additions,
             maps,
-            q,
-            sigma,
+            q: Default::default(),
+            sigma: Default::default(),
             extended: ExtendedStore::Source {
                 source,
                 file: file.to_owned(),
@@ -488,7 +460,7 @@ impl<E: PairingCurve> ProvingKey<E> {
 
     /// [`Self::to_bytes`] into any writer; `file` names it in errors.
     pub fn write_to<W: std::io::Write>(&self, w: &mut W, file: &str) -> Result<()> {
-        if self.in_file.is_some() {
+        if self.ptau_in_file() {
             return Err(FormatError::new(
                 file,
                 ErrorKind::Unsupported(
@@ -514,8 +486,9 @@ impl<E: PairingCurve> ProvingKey<E> {
             w.write_all(&id.to_le_bytes()).map_err(io)?;
             w.write_all(&size.to_le_bytes()).map_err(io)
         };
-        let poly = |w: &mut W, coef: &[Fr<E>], which: Extended| -> Result<()> {
-            w.write_all(&elements(coef)).map_err(io)?;
+        let poly = |w: &mut W, which: Extended| -> Result<()> {
+            w.write_all(&elements(&self.coefficients(which)?))
+                .map_err(io)?;
             let ext = self.extended.read_all(which, 4 * n as usize)?;
             w.write_all(&elements(&ext)).map_err(io)
         };
@@ -536,13 +509,13 @@ impl<E: PairingCurve> ProvingKey<E> {
             let bytes: Vec<u8> = m.iter().flat_map(|x| x.to_le_bytes()).collect();
             w.write_all(&bytes).map_err(io)?;
         }
-        for (i, q) in self.q.iter().enumerate() {
+        for i in 0..5 {
             head(w, 7 + i as u32, 5 * n * n8)?;
-            poly(w, q, Extended::Q(i))?;
+            poly(w, Extended::Q(i))?;
         }
         head(w, 12, 15 * n * n8)?;
-        for (i, s) in self.sigma.iter().enumerate() {
-            poly(w, s, Extended::Sigma(i))?;
+        for i in 0..3 {
+            poly(w, Extended::Sigma(i))?;
         }
         let n_lagrange = self.n_public().max(1);
         head(w, 13, n_lagrange as u64 * 5 * n * n8)?;

@@ -96,8 +96,8 @@ pub fn run(cmd: &PlonkCommand) -> Result<i32> {
 
 /// Reads a Plonk zkey. Points are checked on the curve and in the subgroup, unless the
 /// key is trusted (on-curve only) or these exact point bytes passed the full check
-/// before (see [`crate::cache`]). The `4n` evaluations stay in the file; so do the
-/// coefficients and the powers of tau when `lean` (bounded memory).
+/// before (see [`crate::cache`]). The polynomials (coefficients and `4n` evaluations)
+/// stay in the file; so do the powers of tau when `lean` (bounded memory).
 fn load_zkey<E: PairingCurve>(path: &Path, trusted: bool, lean: bool) -> Result<ProvingKey<E>> {
     let mut hash = None;
     let mut hasher = blake3::Hasher::new();

@@ -1,6 +1,6 @@
 //! Corrupt Plonk `.zkey`, `proof.json` and `verification_key.json` files give errors
 //! that name the problem, never panics: the shared container suite (`crates/testing`),
-//! the `4n` evaluations the prover reads later, and the JSON files.
+//! the coefficients and `4n` evaluations the prover reads later, and the JSON files.
 
 use fastzk_formats::{FormatError, PointCheck};
 use fastzk_pairing::{Bls12_381, Bn254, Fr};
@@ -8,12 +8,13 @@ use fastzk_plonk::{proof_from_json, prove, vk_from_json, Extended, ProveError, P
 use fastzk_testing::corrupt::{rebuild, Fixture};
 use fastzk_testing::fixtures::{bytes, path as data};
 
-/// Parses a key and reads every `4n` evaluation the prover would read.
+/// Parses a key and reads every coefficient and `4n` evaluation the prover would read.
 fn parse_key<E: fastzk_pairing::PairingCurve>(b: &[u8]) -> Result<(), FormatError> {
     let pk = ProvingKey::<E>::from_bytes(b.to_vec(), "t.zkey", PointCheck::Subgroup)?;
     let n4 = 4 * pk.domain_size();
     let all = (0..5).map(Extended::Q).chain((0..3).map(Extended::Sigma));
     for which in all {
+        pk.coefficients(which)?;
         pk.extended.read_all(which, n4)?;
     }
     Ok(())
@@ -47,18 +48,22 @@ fn patched(id: u32, at: usize, with: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn a_value_past_the_modulus_in_the_evaluations_is_refused_when_proving() {
-    // Section 7 (Qm): n = 16 coefficients, then the 4n evaluations; poison the first.
-    let bad = patched(7, 16 * 32, &[0xff; 32]);
-    let pk = ProvingKey::<Bn254>::from_bytes(bad, "t.zkey", PointCheck::Subgroup).unwrap();
+fn a_value_past_the_modulus_in_a_polynomial_is_refused_when_proving() {
+    // Section 7 (Qm): n = 16 coefficients, then the 4n evaluations; section 12 the three
+    // sigmas, each laid out alike. Poison the first evaluation, or a coefficient (the
+    // last of S1: the quotient's top block reads it), and prove.
     let witness = fastzk_formats::read_wtns::<Fr<Bn254>>(data("bn254/poly.wtns")).unwrap();
-    let err = prove(&pk, &witness).unwrap_err();
-    assert!(matches!(err, ProveError::KeyFile(_)), "{err}");
-    let msg = err.to_string();
-    assert!(
-        msg.contains("t.zkey") && msg.contains("Qm") && msg.contains("modulus"),
-        "{msg}"
-    );
+    for (id, at, what) in [(7, 16 * 32, "Qm"), (7, 0, "Qm"), (12, 15 * 32, "sigma 1")] {
+        let bad = patched(id, at, &[0xff; 32]);
+        let pk = ProvingKey::<Bn254>::from_bytes(bad, "t.zkey", PointCheck::Subgroup).unwrap();
+        let err = prove(&pk, &witness).unwrap_err();
+        assert!(matches!(err, ProveError::KeyFile(_)), "{err}");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("t.zkey") && msg.contains(what) && msg.contains("modulus"),
+            "{msg}"
+        );
+    }
 }
 
 #[test]
