@@ -112,14 +112,27 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
     });
     let mut work = on_h;
     let mut pi_work = pi_coefs.as_ref().map(|_| vec![Fr::<E>::ZERO; n]);
+    // The coset's powers shiftᵏ, shared by the polynomials scaled on it (the lanes, where
+    // they run, step their own powers).
+    let mut powers = if crate::quotient_lanes::lanes_for::<Fr<E>>() {
+        Vec::new()
+    } else {
+        vec![Fr::<E>::ZERO; n]
+    };
+    // z is taken times α on the cosets (the numerator's α, folded into its scaling).
+    let factors = [Fr::<E>::ONE, Fr::<E>::ONE, Fr::<E>::ONE, ctx.alpha];
     for j in 1..4 {
         let shift = omega4n.pow_u64(j as u64);
+        let shift_n = omega4.pow_u64(j as u64);
         let t = Instant::now();
-        for (w, c) in work.iter_mut().zip(coefs) {
-            values_on_coset(c, w, shift, omega4.pow_u64(j as u64), &dom_n)?;
+        if !powers.is_empty() {
+            powers_into(&mut powers, shift);
+        }
+        for ((w, c), factor) in work.iter_mut().zip(coefs).zip(factors) {
+            values_on_coset(c, w, factor, shift, shift_n, &powers, &dom_n)?;
         }
         if let (Some(c), Some(w)) = (&pi_coefs, &mut pi_work) {
-            values_on_coset(c, w, shift, omega4.pow_u64(j as u64), &dom_n)?;
+            values_on_coset(c, w, Fr::<E>::ONE, shift, shift_n, &powers, &dom_n)?;
         }
         times.ntt_to_cosets += t.elapsed();
         let t = Instant::now();
@@ -264,40 +277,66 @@ fn product_top<F: Field>(factors: &[[F; TOP]]) -> [F; TOP] {
     acc
 }
 
-/// `p` (any length up to `2n`) on the coset `shift·H` into `out`: reduced modulo
-/// `Xⁿ − shiftⁿ`, scaled by `shiftᵏ`, one size-`n` NTT.
+/// `powers[k] = shiftᵏ`, a block at a time in parallel.
+fn powers_into<F: Field>(powers: &mut [F], shift: F) {
+    powers
+        .par_chunks_mut(BLOCK)
+        .enumerate()
+        .for_each(|(blk, pw)| {
+            let mut sk = shift.pow_u64((blk * BLOCK) as u64);
+            for v in pw {
+                *v = sk;
+                sk *= shift;
+            }
+        });
+}
+
+/// `factor·p` (`p` of any length up to `2n`) on the coset `shift·H` into `out`: reduced
+/// modulo `Xⁿ − shiftⁿ`, scaled by `shiftᵏ` (`powers`, or stepped on the lanes when
+/// `powers` is empty), one size-`n` NTT.
 fn values_on_coset<F: fastzk_field::NttField>(
     p: &[F],
     out: &mut [F],
+    factor: F,
     shift: F,
     shift_n: F,
+    powers: &[F],
     dom_n: &Radix2Domain<F>,
 ) -> Result<(), fastzk_poly::PolyError> {
     let n = out.len();
+    let scaled = !factor.is_one();
     out.par_chunks_mut(BLOCK).enumerate().for_each(|(blk, o)| {
         let start = blk * BLOCK;
-        let sk0 = shift.pow_u64(start as u64);
-        // `p[k]·shiftᵏ` on the lanes where they run and `p` reaches, the rest here; then
-        // the few coefficients past `n` folded in.
         let have = p.len().saturating_sub(start).min(o.len());
-        let done = crate::quotient_lanes::scaled_by_powers(
-            &mut o[..have],
-            &p[start..start + have],
-            sk0,
-            shift,
-        );
-        let mut sk = sk0 * shift.pow_u64(done as u64);
-        for (i, o) in o.iter_mut().enumerate().skip(done) {
-            *o = p.get(start + i).copied().unwrap_or(F::ZERO) * sk;
-            sk *= shift;
+        let (src, hi) = (&p[start..start + have], p.get(n + start..).unwrap_or(&[]));
+        if powers.is_empty() {
+            // On the lanes; a block's last `have mod 8` and the few coefficients past `n`
+            // (folded in with shiftⁿ) here.
+            let sk0 = factor * shift.pow_u64(start as u64);
+            let done = crate::quotient_lanes::scaled_by_powers(&mut o[..have], src, sk0, shift);
+            let mut sk = sk0 * shift.pow_u64(done as u64);
+            for (o, v) in o[done..have].iter_mut().zip(&src[done..]) {
+                *o = *v * sk;
+                sk *= shift;
+            }
+            o[have..].iter_mut().for_each(|o| *o = F::ZERO);
+            let mut sk = sk0;
+            for (o, v) in o.iter_mut().zip(hi) {
+                *o += shift_n * *v * sk;
+                sk *= shift;
+            }
+            return;
         }
-        let mut sk = sk0;
-        for (i, o) in o.iter_mut().enumerate() {
-            let Some(hi) = p.get(n + start + i) else {
-                break;
-            };
-            *o += shift_n * *hi * sk;
-            sk *= shift;
+        let pw = &powers[start..start + o.len()];
+        for ((o, v), w) in o.iter_mut().zip(src).zip(pw) {
+            *o = *v * *w;
+        }
+        o[have..].iter_mut().for_each(|o| *o = F::ZERO);
+        for ((o, v), w) in o.iter_mut().zip(hi).zip(pw) {
+            *o += shift_n * *v * *w;
+        }
+        if scaled {
+            o.iter_mut().for_each(|o| *o *= factor);
         }
     });
     dom_n.forward(out, Order::Natural, Order::Natural)
@@ -353,11 +392,8 @@ struct PointContext<'a, E: PairingCurve> {
     pk: &'a ProvingKey<E>,
     public: &'a [Fr<E>],
     alpha: Fr<E>,
-    alpha2: Fr<E>,
     beta: Fr<E>,
     gamma: Fr<E>,
-    k1b: Fr<E>,
-    k2b: Fr<E>,
     omega: Fr<E>,
     omega4n: Fr<E>,
     n_inv: Fr<E>,
@@ -370,19 +406,16 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
             pk,
             public,
             alpha,
-            alpha2: alpha.square(),
             beta,
             gamma,
-            k1b: pk.vk.k1 * beta,
-            k2b: pk.vk.k2 * beta,
             omega: root_of_unity::<E>(pk.vk.power),
             omega4n: root_of_unity::<E>(pk.vk.power + 2),
             n_inv: Fr::<E>::from_u64(n as u64).inverse().expect("n < r"),
         }
     }
 
-    /// Coset `j`'s points (`j ≠ 0`): `work` holds the blinded `a, b, c, z` there and
-    /// receives the numerator in `work[0]`; `pi` holds `PI` there when it was
+    /// Coset `j`'s points (`j ≠ 0`): `work` holds the blinded `a, b, c` and `α·z` there
+    /// and receives the numerator in `work[0]`; `pi` holds `PI` there when it was
     /// interpolated.
     fn points_on_coset(
         &self,
@@ -397,27 +430,34 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
         // Z_H on coset j: shiftⁿ − 1 = ω₄ʲ − 1.
         let zh = root_of_unity::<E>(2).pow_u64(j as u64) - Fr::<E>::ONE;
         let zh_over_n = zh * self.n_inv;
-        // The roots ωᵏ each point needs 1/(x − ωᵏ) for: L₁'s, and the public inputs'.
+        let beta = self.beta;
+        // The roots ωᵏ each point needs 1/(x − ωᵏ) for: L₁'s, and the public inputs'. The
+        // inversion takes βx − βωᵏ (βx is the point's first factor anyway), so each
+        // inverse carries 1/β, folded into the constants that use it.
         let n_public = self.public.len();
         let n_roots = if pi.is_some() { 1 } else { n_public.max(1) };
-        let roots: Vec<Fr<E>> = (0..n_roots).map(|k| self.omega.pow_u64(k as u64)).collect();
+        let roots: Vec<Fr<E>> = (0..n_roots)
+            .map(|k| beta * self.omega.pow_u64(k as u64))
+            .collect();
+        // PI(x) = −(Z_H/n)·Σₖ pₖωᵏ/(x − ωᵏ).
         let pub_roots: Vec<Fr<E>> = match pi {
             Some(_) => Vec::new(),
             None => self
                 .public
                 .iter()
                 .zip(&roots)
-                .map(|(p, r)| *p * *r)
+                .map(|(p, r)| -(zh_over_n * *p * *r))
                 .collect(),
         };
         let consts = OffH {
             alpha: self.alpha,
-            beta: self.beta,
+            beta,
             gamma: self.gamma,
-            k1b: self.k1b,
-            k2b: self.k2b,
+            k1: self.pk.vk.k1,
+            k2: self.pk.vk.k2,
             omega: self.omega,
-            l1c: zh_over_n * self.alpha2,
+            // α²·L₁(x)·(z − 1) = α·(Z_H/n)/(x − 1)·(αz − α).
+            l1c: zh_over_n * self.alpha * beta,
         };
         wa.par_chunks_mut(BLOCK)
             .enumerate()
@@ -438,12 +478,15 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                 let x0 = shift * self.omega.pow_u64(m0 as u64);
                 // z at xω: the next point's z (the last block wraps around).
                 let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
-                // 1/(x − ωᵏ) for every point and root, in one inversion.
+                // βx for every point, and 1/(βx − βωᵏ) for every point and root in one
+                // inversion.
+                let mut bx = Vec::with_capacity(len);
                 let mut inv = Vec::with_capacity(len * n_roots);
-                let mut x = x0;
+                let mut v = beta * x0;
                 for _ in 0..len {
-                    inv.extend(roots.iter().map(|r| x - *r));
-                    x *= self.omega;
+                    bx.push(v);
+                    inv.extend(roots.iter().map(|r| v - *r));
+                    v *= self.omega;
                 }
                 batch_inverse(&mut inv);
                 let pi_x: Vec<Fr<E>> = match pi {
@@ -452,11 +495,10 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     None => inv
                         .chunks_exact(n_roots)
                         .map(|row| {
-                            let sum = pub_roots
+                            pub_roots
                                 .iter()
                                 .zip(row)
-                                .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r);
-                            -(zh_over_n * sum)
+                                .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r)
                         })
                         .collect(),
                 };
@@ -472,6 +514,7 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
                     c: &wc[m0..m0 + len],
                     z: &wz[m0..m0 + len],
                     zw: &zw,
+                    bx: &bx,
                     inv0: &inv0,
                     pi: &pi_x,
                     x0,
@@ -488,10 +531,10 @@ pub(crate) struct OffH<F> {
     pub alpha: F,
     pub beta: F,
     pub gamma: F,
-    pub k1b: F,
-    pub k2b: F,
+    pub k1: F,
+    pub k2: F,
     pub omega: F,
-    /// `Z_H·α²/n`: `α²·L₁(x) = l1c/(x − 1)`.
+    /// `Z_H·α·β/n`: the `L₁` term is `l1c·inv0·(αz − α)`.
     pub l1c: F,
 }
 
@@ -506,7 +549,9 @@ pub(crate) struct OffHBlock<'a, F> {
     pub z: &'a [F],
     /// `z` at `xω`.
     pub zw: &'a [F],
-    /// `1/(x − 1)`.
+    /// `βx` (the scalar loop's; the lanes step `x` from `x0`).
+    pub bx: &'a [F],
+    /// `1/(βx − β) = 1/(β(x − 1))`.
     pub inv0: &'a [F],
     /// `PI(x)`, or empty when there are no public inputs.
     pub pi: &'a [F],
@@ -524,6 +569,7 @@ impl<F: Field> OffHBlock<'_, F> {
             c: &self.c[start..],
             z: &self.z[start..],
             zw: &self.zw[start..],
+            bx: self.bx.get(start..).unwrap_or(&[]),
             inv0: self.inv0.get(start..).unwrap_or(&[]),
             pi: self.pi.get(start..).unwrap_or(&[]),
             x0: self.x0 * omega.pow_u64(start as u64),
@@ -533,20 +579,19 @@ impl<F: Field> OffHBlock<'_, F> {
 
 /// The numerator `N` at the points of one block off `H`, one at a time: `oa` holds the
 /// blinded `a` and receives `N` (the division by `Z_H`, a constant on the coset, is left
-/// to the weights). The lanes version (`quotient_lanes`) must agree with it.
+/// to the weights); `z` and `z(xω)` come times `α`, which is how the permutation terms
+/// get their `α` without a product. The lanes version (`quotient_lanes`) must agree.
 pub(crate) fn off_h_points<F: Field>(k: &OffH<F>, blk: &OffHBlock<'_, F>, oa: &mut [F]) {
-    let mut x = blk.x0;
     for m in 0..oa.len() {
         let [qm, ql, qr, qo, qc] = blk.q.map(|v| v[m]);
         let pi_x = blk.pi.get(m).copied().unwrap_or(F::ZERO);
         let (a, b, c, z, zw) = (oa[m], blk.b[m], blk.c[m], blk.z[m], blk.zw[m]);
         let e1 = a * b * qm + a * ql + b * qr + c * qo + pi_x + qc;
-        let bx = k.beta * x;
-        let e2 = (a + bx + k.gamma) * (b + k.k1b * x + k.gamma) * ((c + k.k2b * x + k.gamma) * z);
+        let bx = blk.bx[m];
+        let e2 = (a + bx + k.gamma) * (b + k.k1 * bx + k.gamma) * ((c + k.k2 * bx + k.gamma) * z);
         let [s1, s2, s3] = blk.s.map(|v| k.beta * v[m] + k.gamma);
         let e3 = (a + s1) * (b + s2) * ((c + s3) * zw);
-        oa[m] = e1 + (e2 - e3) * k.alpha + (z - F::ONE) * (k.l1c * blk.inv0[m]);
-        x *= k.omega;
+        oa[m] = e1 + (e2 - e3) + (z - k.alpha) * (k.l1c * blk.inv0[m]);
     }
 }
 

@@ -52,8 +52,8 @@ impl Consts {
             alpha: ifma_limbs(k.alpha),
             beta: ifma_limbs(k.beta),
             gamma: ifma_limbs(k.gamma),
-            k1b: ifma_limbs(k.k1b),
-            k2b: ifma_limbs(k.k2b),
+            k1b: ifma_limbs(k.k1 * k.beta),
+            k2b: ifma_limbs(k.k2 * k.beta),
             omega8: ifma_limbs(k.omega.pow_u64(8)),
             one: ifma_limbs(Fr::ONE),
             l1c: ifma_limbs(k.l1c),
@@ -188,10 +188,9 @@ struct Point<V> {
     sigma: [X<V>; 3],
     l1a: X<V>,
     alpha: X<V>,
-    one: X<V>,
 }
 
-/// The numerator at eight points of wire values `a, b, c, z, z(xω)` (each below `2p`),
+/// The numerator at eight points of wire values `a, b, c, αz, αz(xω)` (each below `2p`),
 /// below `2p`.
 #[inline(always)]
 unsafe fn numerator<V: Avx512>(pt: &Point<V>, w: [&X<V>; 5], m: &VecModulus<V, 5>) -> X<V> {
@@ -206,8 +205,8 @@ unsafe fn numerator<V: Avx512>(pt: &Point<V>, w: [&X<V>; 5], m: &VecModulus<V, 5
     let e2 = mul(&f01, &mul(&add(c, &pt.id[2]), z, m), m);
     let g01 = mul(&add(a, &pt.sigma[0]), &add(b, &pt.sigma[1]), m);
     let e3 = mul(&g01, &mul(&add(c, &pt.sigma[2]), zw, m), m);
-    let d = mul(&sub(&e2, &e3, &m.two_p), &pt.alpha, m);
-    let l = mul(&sub(z, &pt.one, &m.two_p), &pt.l1a, m);
+    let d = r2(&sub(&e2, &e3, &m.two_p), m);
+    let l = mul(&sub(z, &pt.alpha, &m.two_p), &pt.l1a, m);
     shrink(&add(&add(&e1, &d), &l), m)
 }
 
@@ -250,7 +249,6 @@ unsafe fn points<V: Avx512>(k: &Consts, r: &Rows, len: usize) {
             sigma,
             l1a: mul(&read(r.inv0, o, &m), &l1c, &m),
             alpha,
-            one,
         };
         let a = read(r.oa, o, &m);
         let b = read(r.b, o, &m);
@@ -267,7 +265,7 @@ unsafe fn points<V: Avx512>(k: &Consts, r: &Rows, len: usize) {
 }
 
 /// Whether the lanes run for `F`: BN254's `Fr` on a CPU with IFMA.
-fn lanes_for<F: Field>() -> bool {
+pub(crate) fn lanes_for<F: Field>() -> bool {
     TypeId::of::<F>() == TypeId::of::<Fr>() && ifma::is_supported()
 }
 
@@ -482,8 +480,8 @@ mod tests {
             alpha: r(),
             beta: r(),
             gamma: r(),
-            k1b: r(),
-            k2b: r(),
+            k1: r(),
+            k2: r(),
             omega: r(),
             l1c: r(),
         }
@@ -506,6 +504,11 @@ mod tests {
             } else {
                 Vec::new()
             };
+            // The lanes step x from x0; the scalar loop reads βx.
+            let x0 = Fr::random(&mut rng);
+            let bx: Vec<Fr> = (0..len)
+                .map(|i| k.beta * x0 * k.omega.pow_u64(i as u64))
+                .collect();
             let blk = OffHBlock {
                 q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
                 s: [&s[0][..], &s[1], &s[2]],
@@ -513,9 +516,10 @@ mod tests {
                 c: &c,
                 z: &z,
                 zw: &zw,
+                bx: &bx,
                 inv0: &inv0,
                 pi: &pi,
-                x0: Fr::random(&mut rng),
+                x0,
             };
             let a = row(&mut rng, len);
             let mut want = a.clone();
