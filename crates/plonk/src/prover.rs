@@ -268,17 +268,19 @@ fn evaluate_key<E: PairingCurve>(
     })
 }
 
-/// `p / (X − β)` when it divides exactly (coefficients, same length, top one zero);
-/// `None` if there is a remainder.
-fn divide_by_linear<F: Field>(p: &[F], beta: F) -> Option<Vec<F>> {
-    let mut q = vec![F::ZERO; p.len()];
+/// `p / (X − β)` when it divides exactly (coefficients, same length, top one zero), in
+/// place; `None` if there is a remainder.
+fn divide_by_linear<F: Field>(mut p: Vec<F>, beta: F) -> Option<Vec<F>> {
     let mut carry = F::ZERO;
-    for i in (1..p.len()).rev() {
+    let mut below = F::ZERO;
+    for i in (0..p.len()).rev() {
+        // q[i − 1] = p[i] + β·q[i]; p[i] is read before q[i] is written over it.
         carry = p[i] + beta * carry;
-        q[i - 1] = carry;
+        p[i] = below;
+        below = carry;
     }
-    let remainder = p.first().map_or(F::ZERO, |p0| *p0 + beta * carry);
-    remainder.is_zero().then_some(q)
+    // The last carry is p₀ + β·q₀: the remainder.
+    carry.is_zero().then_some(p)
 }
 
 /// [`prove_with`] drawing the blinding scalars from `rng` (deterministic generators
@@ -366,7 +368,8 @@ pub fn prove_with_rng<E: PairingCurve>(
     let (beta, gamma) =
         transcript::beta_gamma(&pk.vk, &abc_h[0][..n_public], [&cm_a, &cm_b, &cm_c]);
     let z_h = clock.run("z on H", || -> Result<Vec<Fr<E>>, ProveError> {
-        let (k1, k2) = (pk.vk.k1, pk.vk.k2);
+        use crate::quotient::KeyFactor;
+        let (k1, k2) = (KeyFactor::of(pk.vk.k1), KeyFactor::of(pk.vk.k2));
         const BLOCK: usize = 1 << 12;
         // Ratios num/den per point, each block with its own batch inversion; σ on H is
         // every fourth of the key's 4n evaluations.
@@ -384,7 +387,8 @@ pub fn prove_with_rng<E: PairingCurve>(
                     let i = start + j;
                     let (a, bb, c) = (abc_h[0][i], abc_h[1][i], abc_h[2][i]);
                     let bw = beta * w;
-                    *o = (a + bw + gamma) * (bb + k1 * bw + gamma) * (c + k2 * bw + gamma);
+                    *o =
+                        (a + bw + gamma) * (bb + k1.times(bw) + gamma) * (c + k2.times(bw) + gamma);
                     den.push(
                         (a + beta * sigma[0][j] + gamma)
                             * (bb + beta * sigma[1][j] + gamma)
@@ -537,11 +541,11 @@ pub fn prove_with_rng<E: PairingCurve>(
         let r0 = pi - e3 * (eval_c + gamma) - e4;
         w[0] +=
             r0 - v[0] * eval_a - v[1] * eval_b - v[2] * eval_c - v[3] * eval_s1 - v[4] * eval_s2;
-        let wxi = divide_by_linear(&w, xi)
+        let wxi = divide_by_linear(w, xi)
             .ok_or_else(|| ProveError::Key("r(X) + Σvᵢpᵢ(X) does not vanish at ξ".into()))?;
-        let mut zw = z_bl.clone();
+        let mut zw = z_bl;
         zw[0] -= eval_zw;
-        let wxiw = divide_by_linear(&zw, xiw)
+        let wxiw = divide_by_linear(zw, xiw)
             .ok_or_else(|| ProveError::Key("z(X) − z̄ω does not vanish at ξω".into()))?;
         Ok((wxi, wxiw))
     })?;
@@ -601,10 +605,13 @@ mod tests {
         // (X − 4)(2X² + 3X + 5) = 2X³ − 5X² − 7X − 20, padded with a zero.
         let p = [-f(20), -f(7), -f(5), f(2), F::ZERO];
         assert_eq!(
-            divide_by_linear(&p, f(4)),
+            divide_by_linear(p.to_vec(), f(4)),
             Some(vec![f(5), f(3), f(2), F::ZERO, F::ZERO])
         );
-        assert_eq!(divide_by_linear(&p, f(3)), None);
+        assert_eq!(divide_by_linear(p.to_vec(), f(3)), None);
+        assert_eq!(divide_by_linear(Vec::new(), f(3)), Some(Vec::new()));
+        assert_eq!(divide_by_linear(vec![f(2)], f(3)), None);
+        assert_eq!(divide_by_linear(vec![F::ZERO], f(3)), Some(vec![F::ZERO]));
         assert_eq!(evaluate(&p, f(4)), F::ZERO);
         assert_eq!(evaluate(&p, f(1)), f(2) - f(5) - f(7) - f(20));
     }

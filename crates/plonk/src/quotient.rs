@@ -97,8 +97,11 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         None
     };
 
-    // Coset j's weight in block l: ¼(ω₄^{−jl} − ω₄^{−3j}), and 1/Z_H = 1/(ω₄ʲ − 1) folded in.
-    let quarter = Fr::<E>::from_u64(4).inverse().expect("4 < r");
+    // Coset j's weight in block l: ¼(ω₄^{−jl} − ω₄^{−3j}), with 1/Z_H = 1/(ω₄ʲ − 1) and the
+    // inverse NTT's 1/n folded in (it runs as a forward NTT with ω⁻¹, unscaled).
+    let dom_back = Radix2Domain::cached_with_root(power, omega.inverse().expect("ω ≠ 0"))?;
+    let n_inv = Fr::<E>::from_u64(n as u64).inverse().expect("n < r");
+    let quarter = Fr::<E>::from_u64(4).inverse().expect("4 < r") * n_inv;
     let w4 = |e: u64| omega4.pow_u64(e % 4);
     let weights = |j: u64| -> [Fr<E>; 3] {
         let zh_inv = (w4(j) - Fr::<E>::ONE).inverse().expect("j ≠ 0");
@@ -141,7 +144,7 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
 
         // work[0] holds the numerator on the coset.
         let t = Instant::now();
-        dom_n.inverse(&mut work[0], Order::Natural, Order::Natural)?;
+        dom_back.forward(&mut work[0], Order::Natural, Order::Natural)?;
         let s_inv = shift.inverse().expect("a root of unity");
         let w = weights(j as u64);
         let [o0, o1, o2, o3] = &mut out;
@@ -342,6 +345,36 @@ fn values_on_coset<F: fastzk_field::NttField>(
     dom_n.forward(out, Order::Natural, Order::Natural)
 }
 
+/// `k·x` for a key constant `k` (the cosets' `k₁, k₂`): additions when `k` is 2 or 3, as
+/// snarkjs' setup picks them, else a product.
+#[derive(Clone, Copy)]
+pub(crate) enum KeyFactor<F> {
+    Two,
+    Three,
+    Other(F),
+}
+
+impl<F: Field> KeyFactor<F> {
+    pub(crate) fn of(k: F) -> Self {
+        if k == F::from_u64(2) {
+            KeyFactor::Two
+        } else if k == F::from_u64(3) {
+            KeyFactor::Three
+        } else {
+            KeyFactor::Other(k)
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn times(self, x: F) -> F {
+        match self {
+            KeyFactor::Two => x.double(),
+            KeyFactor::Three => x.double() + x,
+            KeyFactor::Other(k) => k * x,
+        }
+    }
+}
+
 /// The gate identity `q_M·a·b + q_L·a + q_R·b + q_O·c + q_C + PI = 0` at every point of
 /// `H` (`abc` the wires there, unblinded), before anything is committed: a witness that
 /// breaks a gate is refused, naming the first such gate and its wires.
@@ -453,8 +486,8 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
             alpha: self.alpha,
             beta,
             gamma: self.gamma,
-            k1: self.pk.vk.k1,
-            k2: self.pk.vk.k2,
+            k1: KeyFactor::of(self.pk.vk.k1),
+            k2: KeyFactor::of(self.pk.vk.k2),
             omega: self.omega,
             // α²·L₁(x)·(z − 1) = α·(Z_H/n)/(x − 1)·(αz − α).
             l1c: zh_over_n * self.alpha * beta,
@@ -531,8 +564,8 @@ pub(crate) struct OffH<F> {
     pub alpha: F,
     pub beta: F,
     pub gamma: F,
-    pub k1: F,
-    pub k2: F,
+    pub k1: KeyFactor<F>,
+    pub k2: KeyFactor<F>,
     pub omega: F,
     /// `Z_H·α·β/n`: the `L₁` term is `l1c·inv0·(αz − α)`.
     pub l1c: F,
@@ -586,9 +619,11 @@ pub(crate) fn off_h_points<F: Field>(k: &OffH<F>, blk: &OffHBlock<'_, F>, oa: &m
         let [qm, ql, qr, qo, qc] = blk.q.map(|v| v[m]);
         let pi_x = blk.pi.get(m).copied().unwrap_or(F::ZERO);
         let (a, b, c, z, zw) = (oa[m], blk.b[m], blk.c[m], blk.z[m], blk.zw[m]);
-        let e1 = a * b * qm + a * ql + b * qr + c * qo + pi_x + qc;
+        let e1 = a * (b * qm + ql) + b * qr + c * qo + pi_x + qc;
         let bx = blk.bx[m];
-        let e2 = (a + bx + k.gamma) * (b + k.k1 * bx + k.gamma) * ((c + k.k2 * bx + k.gamma) * z);
+        let e2 = (a + bx + k.gamma)
+            * (b + k.k1.times(bx) + k.gamma)
+            * ((c + k.k2.times(bx) + k.gamma) * z);
         let [s1, s2, s3] = blk.s.map(|v| k.beta * v[m] + k.gamma);
         let e3 = (a + s1) * (b + s2) * ((c + s3) * zw);
         oa[m] = e1 + (e2 - e3) + (z - k.alpha) * (k.l1c * blk.inv0[m]);

@@ -52,8 +52,8 @@ impl Consts {
             alpha: ifma_limbs(k.alpha),
             beta: ifma_limbs(k.beta),
             gamma: ifma_limbs(k.gamma),
-            k1b: ifma_limbs(k.k1 * k.beta),
-            k2b: ifma_limbs(k.k2 * k.beta),
+            k1b: ifma_limbs(k.k1.times(k.beta)),
+            k2b: ifma_limbs(k.k2.times(k.beta)),
             omega8: ifma_limbs(k.omega.pow_u64(8)),
             one: ifma_limbs(Fr::ONE),
             l1c: ifma_limbs(k.l1c),
@@ -474,14 +474,21 @@ mod tests {
             .collect()
     }
 
-    fn constants(rng: &mut ChaCha20Rng) -> OffH<Fr> {
+    /// Random constants; `small`: snarkjs' k₁ = 2, k₂ = 3 (added, not multiplied).
+    fn constants(rng: &mut ChaCha20Rng, small: bool) -> OffH<Fr> {
+        use crate::quotient::KeyFactor;
         let mut r = || Fr::random(&mut *rng);
+        let (k1, k2) = if small {
+            (Fr::from_u64(2), Fr::from_u64(3))
+        } else {
+            (r(), r())
+        };
         OffH {
             alpha: r(),
             beta: r(),
             gamma: r(),
-            k1: r(),
-            k2: r(),
+            k1: KeyFactor::of(k1),
+            k2: KeyFactor::of(k2),
             omega: r(),
             l1c: r(),
         }
@@ -495,7 +502,7 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(3);
         for case in 0..12 {
             let len = if case % 3 == 2 { 29 } else { 24 };
-            let k = constants(&mut rng);
+            let k = constants(&mut rng, case % 4 < 2);
             let q: Vec<Vec<Fr>> = (0..5).map(|_| row(&mut rng, len)).collect();
             let s: Vec<Vec<Fr>> = (0..3).map(|_| row(&mut rng, len)).collect();
             let [b, c, z, zw, inv0] = [0; 5].map(|_| row(&mut rng, len));
