@@ -129,7 +129,7 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         let shift_n = omega4.pow_u64(j as u64);
         let t = Instant::now();
         if !powers.is_empty() {
-            powers_into(&mut powers, shift);
+            fastzk_poly::powers_into(&mut powers, shift);
         }
         for ((w, c), factor) in work.iter_mut().zip(coefs).zip(factors) {
             values_on_coset(c, w, factor, shift, shift_n, &powers, &dom_n)?;
@@ -278,20 +278,6 @@ fn product_top<F: Field>(factors: &[[F; TOP]]) -> [F; TOP] {
         acc = core::array::from_fn(|d| (0..=d).fold(F::ZERO, |s, i| s + acc[i] * f[d - i]));
     }
     acc
-}
-
-/// `powers[k] = shiftᵏ`, a block at a time in parallel.
-fn powers_into<F: Field>(powers: &mut [F], shift: F) {
-    powers
-        .par_chunks_mut(BLOCK)
-        .enumerate()
-        .for_each(|(blk, pw)| {
-            let mut sk = shift.pow_u64((blk * BLOCK) as u64);
-            for v in pw {
-                *v = sk;
-                sk *= shift;
-            }
-        });
 }
 
 /// `factor·p` (`p` of any length up to `2n`) on the coset `shift·H` into `out`: reduced

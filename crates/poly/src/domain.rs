@@ -4,7 +4,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use fastzk_field::NttField;
+use fastzk_field::{Field, NttField};
 use rayon::prelude::*;
 
 use crate::ntt;
@@ -37,6 +37,12 @@ impl<F: NttField> core::fmt::Debug for Radix2Domain<F> {
 /// `[x^0, x^1, …, x^(len−1)]`, in parallel chunks.
 fn powers<F: NttField>(x: F, len: usize) -> Vec<F> {
     let mut out = vec![F::ZERO; len];
+    powers_into(&mut out, x);
+    out
+}
+
+/// `out[k] = xᵏ`, in parallel chunks (into a caller's buffer, which hot loops reuse).
+pub fn powers_into<F: Field>(out: &mut [F], x: F) {
     const CHUNK: usize = 1 << 12;
     out.par_chunks_mut(CHUNK)
         .enumerate()
@@ -47,7 +53,6 @@ fn powers<F: NttField>(x: F, len: usize) -> Vec<F> {
                 acc *= x;
             }
         });
-    out
 }
 
 impl<F: NttField> Radix2Domain<F> {

@@ -24,7 +24,7 @@ mod poly;
 mod rs;
 mod transform;
 
-pub use domain::Radix2Domain;
+pub use domain::{powers_into, Radix2Domain};
 pub use naive::NaiveDft;
 pub use ntt::reverse_bits;
 pub use poly::{barycentric_evaluate, divide_by_vanishing_on_coset, interpolate, DensePolynomial};
