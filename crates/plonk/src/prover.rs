@@ -445,13 +445,12 @@ pub fn prove_with_rng<E: PairingCurve>(
         ("quotient: ntt back to coefficients", times.ntt_back),
     ]);
     let t_coef = t_coef?;
-    let [mut t1, mut t2, mut t3, t_top] = t_coef;
+    let ([mut t1, mut t2, mut t3], t_top) = t_coef;
     t1.push(b[10]);
     t2[0] -= b[10];
     t2.push(b[11]);
     t3[0] -= b[11];
-    t3.extend_from_slice(&t_top[..crate::quotient::TOP]);
-    drop(t_top);
+    t3.extend_from_slice(&t_top);
     let [cm_t1, cm_t2, cm_t3] = clock.commit::<E, 3>(
         "commit t1, t2, t3",
         [("msm t1", &t1), ("msm t2", &t2), ("msm t3", &t3)],

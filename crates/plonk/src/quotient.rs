@@ -61,13 +61,16 @@ pub(crate) struct QuotientTimes {
     pub ntt_back: Duration,
 }
 
-/// The quotient's coefficients as four blocks of `n` (`t = Σₗ Xˡⁿ·tₗ`; only the first
-/// [`TOP`] of the last block are non-zero), before snarkjs' `b₁₀, b₁₁` split.
+/// Three blocks of `n` coefficients and the top block.
+pub(crate) type Quotient<E> = ([Vec<Fr<E>>; 3], [Fr<E>; TOP]);
+
+/// The quotient's coefficients as three blocks of `n` and the top block (`t = Σₗ Xˡⁿ·tₗ`,
+/// `t₃` of [`TOP`] coefficients), before snarkjs' `b₁₀, b₁₁` split.
 pub(crate) fn quotient_blocks<E: PairingCurve>(
     pk: &ProvingKey<E>,
     input: QuotientInput<'_, E>,
     times: &mut QuotientTimes,
-) -> Result<[Vec<Fr<E>>; 4], ProveError> {
+) -> Result<Quotient<E>, ProveError> {
     let n = pk.domain_size();
     let power = pk.vk.power;
     let omega = root_of_unity::<E>(power);
@@ -108,7 +111,7 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         core::array::from_fn(|l| quarter * (w4(16 - j * l as u64) - w4(16 - 3 * j)) * zh_inv)
     };
 
-    let mut out: [Vec<Fr<E>>; 4] = core::array::from_fn(|_| {
+    let mut out: [Vec<Fr<E>>; 3] = core::array::from_fn(|_| {
         let mut v = Vec::with_capacity(n + crate::prover::ROOM);
         v.resize(n, Fr::<E>::ZERO);
         v
@@ -147,28 +150,25 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         dom_back.forward(&mut work[0], Order::Natural, Order::Natural)?;
         let s_inv = shift.inverse().expect("a root of unity");
         let w = weights(j as u64);
-        let [o0, o1, o2, o3] = &mut out;
+        let [o0, o1, o2] = &mut out;
         let num = &work[0];
         (
             o0.par_chunks_mut(BLOCK),
             o1.par_chunks_mut(BLOCK),
             o2.par_chunks_mut(BLOCK),
-            o3.par_chunks_mut(BLOCK),
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(blk, (o0, o1, o2, o3))| {
+            .for_each(|(blk, (o0, o1, o2))| {
                 let start = blk * BLOCK;
                 let u0 = s_inv.pow_u64(start as u64);
                 let len = o0.len();
                 let done = crate::quotient_lanes::accumulate_blocks(
-                    [&mut *o0, &mut *o1, &mut *o2, o3],
+                    [&mut *o0, &mut *o1, &mut *o2],
                     &num[start..start + len],
-                    None,
                     u0,
                     s_inv,
-                    [w[0], w[1], w[2], Fr::<E>::ZERO],
-                    [Fr::<E>::ZERO; 4],
+                    w,
                 );
                 let mut u = u0 * s_inv.pow_u64(done as u64);
                 for i in done..len {
@@ -182,12 +182,11 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         times.ntt_back += t.elapsed();
     }
     for (k, v) in top.iter().enumerate() {
-        for o in &mut out[..3] {
+        for o in &mut out {
             o[k] += *v;
         }
-        out[3][k] = *v;
     }
-    Ok(out)
+    Ok((out, top))
 }
 
 /// The quotient's top block `t[3n + i]`, `i <` [`TOP`], from the top coefficients of the

@@ -323,34 +323,28 @@ pub(crate) fn scaled_by_powers<F: Field>(out: &mut [F], src: &[F], s0: F, step: 
     len
 }
 
-/// `outs[l][i] += (w_tz[l]·tz[i] + w_t[l]·num[i])·u0·stepⁱ` (without the `num` term when
-/// it is `None`) on the lanes, as [`scaled_by_powers`]; returns how many points it took.
+/// `outs[l][i] += w[l]·y[i]·u0·stepⁱ` on the lanes, as [`scaled_by_powers`]; returns how
+/// many points it took.
 pub(crate) fn accumulate_blocks<F: Field>(
-    outs: [&mut [F]; 4],
-    tz: &[F],
-    num: Option<&[F]>,
+    outs: [&mut [F]; 3],
+    y: &[F],
     u0: F,
     step: F,
-    w_tz: [F; 4],
-    w_t: [F; 4],
+    w: [F; 3],
 ) -> usize {
     let len = outs[0].len() & !7;
     if !lanes_for::<F>() || len == 0 {
         return 0;
     }
     assert!(
-        outs.iter().all(|o| o.len() >= len)
-            && tz.len() >= len
-            && num.is_none_or(|v| v.len() >= len),
+        outs.iter().all(|o| o.len() >= len) && y.len() >= len,
         "a row of the quotient's blocks is short"
     );
     let (start, step8) = powers(as_fr(u0), as_fr(step));
     let acc = Accumulate {
         outs: outs.map(|o| o.as_mut_ptr() as *mut u64),
-        tz: words(tz),
-        num: num.map(words),
-        w_tz: w_tz.map(|w| ifma_limbs(as_fr(w))),
-        w_t: w_t.map(|w| ifma_limbs(as_fr(w))),
+        y: words(y),
+        w: w.map(|w| ifma_limbs(as_fr(w))),
         start,
         step8,
     };
@@ -366,11 +360,9 @@ pub(crate) fn accumulate_blocks<F: Field>(
 
 /// [`accumulate_blocks`]' rows and constants.
 struct Accumulate {
-    outs: [*mut u64; 4],
-    tz: *const u64,
-    num: Option<*const u64>,
-    w_tz: [Limbs; 4],
-    w_t: [Limbs; 4],
+    outs: [*mut u64; 3],
+    y: *const u64,
+    w: [Limbs; 3],
     start: [Fr; 8],
     step8: Limbs,
 }
@@ -425,26 +417,17 @@ unsafe fn scaled<V: Avx512>(
 unsafe fn accumulate<V: Avx512>(acc: &Accumulate, len: usize) {
     let m = VecModulus::<V, 5>::new(&<Fr as IfmaField<4, 5>>::IFMA);
     let step8 = ifma::splat::<V, 5>(&acc.step8);
-    let mut w_tz = [m.one; 4];
-    let mut w_t = [m.one; 4];
-    for l in 0..4 {
-        w_tz[l] = ifma::splat::<V, 5>(&acc.w_tz[l]);
-        w_t[l] = ifma::splat::<V, 5>(&acc.w_t[l]);
+    let mut w = [m.one; 3];
+    for (l, w) in w.iter_mut().enumerate() {
+        *w = ifma::splat::<V, 5>(&acc.w[l]);
     }
     let mut u: X<V> = ifma::load::<V, Fr, 4, 5>(&acc.start);
     for g in 0..len / 8 {
         let o = 32 * g;
-        let y_tz = mul(&load8::<V>(acc.tz.add(o)), &u, &m);
-        let y_t = match acc.num {
-            Some(p) => Some(mul(&load8::<V>(p.add(o)), &u, &m)),
-            None => None,
-        };
-        for l in 0..4 {
+        let y = mul(&load8::<V>(acc.y.add(o)), &u, &m);
+        for (l, w) in w.iter().enumerate() {
             let at = acc.outs[l].add(o);
-            let mut v = add(&load8::<V>(at), &mul(&y_tz, &w_tz[l], &m));
-            if let Some(y) = &y_t {
-                v = add(&v, &mul(y, &w_t[l], &m));
-            }
+            let v = add(&load8::<V>(at), &mul(&y, w, &m));
             store8(at, &canonical8(&v, &m));
         }
         u = mul(&u, &step8, &m);
@@ -579,27 +562,19 @@ mod tests {
             let done = scaled_by_powers(&mut got, &src, s0, step);
             assert_eq!(got[..done], want[..done], "scaled, case {case}");
 
-            let (tz, num) = (row(&mut rng, len), row(&mut rng, len));
-            let w_tz: [Fr; 4] = core::array::from_fn(|_| Fr::random(&mut rng));
-            let w_t: [Fr; 4] = core::array::from_fn(|_| Fr::random(&mut rng));
-            let with_num = case % 2 == 0;
-            let outs0: [Vec<Fr>; 4] = core::array::from_fn(|_| row(&mut rng, len));
-            let want: [Vec<Fr>; 4] = core::array::from_fn(|l| {
+            let y = row(&mut rng, len);
+            let w: [Fr; 3] = core::array::from_fn(|_| Fr::random(&mut rng));
+            let outs0: [Vec<Fr>; 3] = core::array::from_fn(|_| row(&mut rng, len));
+            let want: [Vec<Fr>; 3] = core::array::from_fn(|l| {
                 (0..len)
-                    .map(|i| {
-                        let u = s0 * step.pow_u64(i as u64);
-                        let t = if with_num { w_t[l] * num[i] } else { Fr::ZERO };
-                        outs0[l][i] + (w_tz[l] * tz[i] + t) * u
-                    })
+                    .map(|i| outs0[l][i] + w[l] * y[i] * s0 * step.pow_u64(i as u64))
                     .collect()
             });
             let mut outs = outs0.clone();
             let acc = Accumulate {
                 outs: core::array::from_fn(|l| outs[l].as_mut_ptr() as *mut u64),
-                tz: words(&tz),
-                num: with_num.then(|| words(&num)),
-                w_tz: w_tz.map(ifma_limbs),
-                w_t: w_t.map(ifma_limbs),
+                y: words(&y),
+                w: w.map(ifma_limbs),
                 start,
                 step8,
             };
@@ -607,17 +582,9 @@ mod tests {
             unsafe { accumulate::<Model>(&acc, len) };
             assert_eq!(outs, want, "accumulated on the model, case {case}");
             let mut outs = outs0.clone();
-            let [o0, o1, o2, o3] = &mut outs;
-            let done = accumulate_blocks(
-                [&mut o0[..], o1, o2, o3],
-                &tz,
-                with_num.then_some(&num[..]),
-                s0,
-                step,
-                w_tz,
-                w_t,
-            );
-            for l in 0..4 {
+            let [o0, o1, o2] = &mut outs;
+            let done = accumulate_blocks([&mut o0[..], o1, o2], &y, s0, step, w);
+            for l in 0..3 {
                 assert_eq!(outs[l][..done], want[l][..done], "accumulated, case {case}");
             }
         }
