@@ -102,7 +102,7 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
         out: &mut [F],
     ) -> Result<(), FormatError> {
         debug_assert_eq!(range.len(), out.len());
-        self.read_every(which, range.start, 1, out)
+        self.read_every(which, range.start, 1, &mut [out])
     }
 
     /// Every fourth evaluation from `4·first` on (`out.len()` of them): the values on
@@ -113,31 +113,37 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
         first: usize,
         out: &mut [F],
     ) -> Result<(), FormatError> {
-        self.read_every(which, 4 * first, 4, out)
+        self.read_every(which, 4 * first, 4, &mut [out])
     }
 
-    /// The values on the coset `ω₄ₙʲ·H` from its point `first` on (`out.len()` of them):
-    /// every fourth evaluation from `4·first + j`.
-    pub fn read_on_coset(
+    /// The values on the consecutive cosets `ω₄ₙʲ·H`, `j = first, first + 1, …` (into
+    /// `outs[j − first]`, equally long), from their point `point` on: the evaluations
+    /// `4·(point + k) + j`, read as one span.
+    pub fn read_on_cosets(
         &self,
         which: Extended,
-        j: usize,
         first: usize,
-        out: &mut [F],
+        point: usize,
+        outs: &mut [&mut [F]],
     ) -> Result<(), FormatError> {
-        self.read_every(which, 4 * first + j, 4, out)
+        assert!(
+            first + outs.len() <= 4,
+            "a coset of the 4n domain past the fourth"
+        );
+        self.read_every(which, 4 * point + first, 4, outs)
     }
 
-    /// Evaluations `start + step·k` for `k < out.len()`: the span is read once and only
-    /// the values used are decoded. Inlined so that `read`'s loop is specialised to
-    /// `step = 1` (measured: the quotient's reads are on its hot path).
+    /// Evaluations `start + r + step·k` into `outs[r][k]` (`outs.len() ≤ step`, the rows
+    /// equally long): the span is read once and only the values used are decoded.
+    /// Inlined so that `read`'s loop is specialised to `step = 1` (measured: the
+    /// quotient's reads are on its hot path).
     #[inline(always)]
     fn read_every(
         &self,
         which: Extended,
         start: usize,
         step: usize,
-        out: &mut [F],
+        outs: &mut [&mut [F]],
     ) -> Result<(), FormatError> {
         match self {
             ExtendedStore::Memory { q, sigma } => {
@@ -145,8 +151,10 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                     Extended::Q(i) => &q[i],
                     Extended::Sigma(i) => &sigma[i],
                 };
-                for (k, o) in out.iter_mut().enumerate() {
-                    *o = v[start + step * k];
+                for (r, out) in outs.iter_mut().enumerate() {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o = v[start + r + step * k];
+                    }
                 }
                 Ok(())
             }
@@ -161,7 +169,7 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
                     Extended::Sigma(i) => sigma[i],
                 };
                 let what = which.describe();
-                read_elements(source.as_ref(), file, &what, base, start, step, out)
+                read_elements(source.as_ref(), file, &what, base, start, step, outs)
             }
         }
     }
@@ -174,10 +182,11 @@ impl<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate> Extended
     }
 }
 
-/// Elements `start + step·k` (`k < out.len()`) of the vector at byte `base` of a key
-/// file: the span is read once and only the values used are decoded, each checked
-/// `< r`; errors name `what` and the element's index. Inlined so that callers' loops
-/// are specialised to their step (the quotient's reads are on its hot path).
+/// Elements `start + r + step·k` into `outs[r][k]` (`r < outs.len() ≤ step`, the rows
+/// equally long) of the vector at byte `base` of a key file: the span is read once and
+/// only the values used are decoded, each checked `< r`; errors name `what` and the
+/// element's index. Inlined so that callers' loops are specialised to their step (the
+/// quotient's reads are on its hot path).
 #[inline(always)]
 fn read_elements<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordinate>(
     source: &dyn ByteSource,
@@ -186,19 +195,24 @@ fn read_elements<F: fastzk_field::PrimeField + fastzk_curve::serialize::Coordina
     base: u64,
     start: usize,
     step: usize,
-    out: &mut [F],
+    outs: &mut [&mut [F]],
 ) -> Result<(), FormatError> {
     let n8 = F::BYTES;
-    let span = (step * out.len()).saturating_sub(step - 1);
+    let rows = outs.len();
+    let len = outs.first().map_or(0, |o| o.len());
+    debug_assert!(rows <= step && outs.iter().all(|o| o.len() == len));
+    let span = if len == 0 { 0 } else { step * (len - 1) + rows };
     let mut buf = vec![0u8; span * n8];
     source
         .read_at(base + (start * n8) as u64, &mut buf)
         .map_err(|e| FormatError::new(file, ErrorKind::Io(e)))?;
     let ctx = Ctx::new(file).section(what);
-    let values = buf.chunks_exact(n8).step_by(step);
-    for (k, (o, b)) in out.iter_mut().zip(values).enumerate() {
-        *o = fastzk_formats::codec::read_mont(b, &ctx)
-            .map_err(|e| e.at((start + step * k) as u64))?;
+    for (r, out) in outs.iter_mut().enumerate() {
+        let values = buf[r * n8..].chunks_exact(n8).step_by(step);
+        for (k, (o, b)) in out.iter_mut().zip(values).enumerate() {
+            *o = fastzk_formats::codec::read_mont(b, &ctx)
+                .map_err(|e| e.at((start + r + step * k) as u64))?;
+        }
     }
     Ok(())
 }
@@ -278,7 +292,15 @@ impl<E: PairingCurve> ProvingKey<E> {
             Extended::Sigma(i) => f.sigma[i],
         };
         let what = format!("{} coefficients", which.describe());
-        read_elements(f.source.as_ref(), &f.file, &what, base, start, 1, out)
+        read_elements(
+            f.source.as_ref(),
+            &f.file,
+            &what,
+            base,
+            start,
+            1,
+            &mut [out],
+        )
     }
 
     /// Powers of tau `start..start + count` (checked when the key was opened).

@@ -16,10 +16,12 @@
 //!   On coset `j` the size-`n` inverse NTT of `t`'s values gives `s^k·Yⱼ[k]` at `k`, with
 //!   `s = ω₄ₙʲ` and `Yⱼ = Σₗ ω₄ʲˡ·tₗ`. The 4-point inverse DFT would need `Y₀` too (`t`
 //!   on `H`); with `t₃` known it is not needed: `tₗ = t₃ + ¼·Σ_{j=1..3} (ω₄^{−jl} −
-//!   ω₄^{−3j})·Yⱼ`, accumulated coset by coset.
+//!   ω₄^{−3j})·Yⱼ` ([`blocks_from_cosets`]).
 //!
 //! So round 3 evaluates `3n` points instead of `4n`, runs three inverse NTTs instead of
-//! seven, and computes the numerator once per point. The division is exact because the
+//! seven, and computes the numerator once per point. The three cosets' points are
+//! computed in one pass, so the key's `4n` evaluations (which interleave the cosets) are
+//! read once, not once per coset. The division is exact because the
 //! gates ([`check_gates`], before anything is committed) and the copy constraints (the
 //! grand product, round 2) hold on `H`; the proof is verified before it is returned.
 
@@ -100,24 +102,20 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
         None
     };
 
-    // Coset j's weight in block l: ¼(ω₄^{−jl} − ω₄^{−3j}), with 1/Z_H = 1/(ω₄ʲ − 1) and the
-    // inverse NTT's 1/n folded in (it runs as a forward NTT with ω⁻¹, unscaled).
-    let dom_back = Radix2Domain::cached_with_root(power, omega.inverse().expect("ω ≠ 0"))?;
-    let n_inv = Fr::<E>::from_u64(n as u64).inverse().expect("n < r");
-    let quarter = Fr::<E>::from_u64(4).inverse().expect("4 < r") * n_inv;
-    let w4 = |e: u64| omega4.pow_u64(e % 4);
-    let weights = |j: u64| -> [Fr<E>; 3] {
-        let zh_inv = (w4(j) - Fr::<E>::ONE).inverse().expect("j ≠ 0");
-        core::array::from_fn(|l| quarter * (w4(16 - j * l as u64) - w4(16 - 3 * j)) * zh_inv)
-    };
-
-    let mut out: [Vec<Fr<E>>; 3] = core::array::from_fn(|_| {
-        let mut v = Vec::with_capacity(n + crate::prover::ROOM);
+    // Cosets per pass: all three, so the key's 4n evaluations (which interleave them) are
+    // read once — or, for a key opened lean (a memory budget), one at a time: four
+    // working vectors instead of twelve. A pass holds a, b, c and α·z on its cosets (z is
+    // taken times α there: the numerator's α, folded into its scaling); each coset's
+    // first vector receives the numerator and becomes a block of t, so it has room for
+    // snarkjs' blinding. The values on H and a pass's other vectors are reused.
+    let per_pass = if pk.ptau_in_file() { 1 } else { 3 };
+    let fresh = |room: usize| {
+        let mut v = Vec::with_capacity(n + room);
         v.resize(n, Fr::<E>::ZERO);
         v
-    });
-    let mut work = on_h;
-    let mut pi_work = pi_coefs.as_ref().map(|_| vec![Fr::<E>::ZERO; n]);
+    };
+    let mut spare = Vec::from(on_h);
+    let take = |spare: &mut Vec<Vec<Fr<E>>>| spare.pop().unwrap_or_else(|| fresh(0));
     // The coset's powers shiftᵏ, shared by the polynomials scaled on it (the lanes, where
     // they run, step their own powers).
     let mut powers = if crate::quotient_lanes::lanes_for::<Fr<E>>() {
@@ -125,68 +123,106 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
     } else {
         vec![Fr::<E>::ZERO; n]
     };
-    // z is taken times α on the cosets (the numerator's α, folded into its scaling).
     let factors = [Fr::<E>::ONE, Fr::<E>::ONE, Fr::<E>::ONE, ctx.alpha];
-    for j in 1..4 {
-        let shift = omega4n.pow_u64(j as u64);
-        let shift_n = omega4.pow_u64(j as u64);
+    let mut rows = Vec::with_capacity(3);
+    for first in (1..4).step_by(per_pass) {
         let t = Instant::now();
-        if !powers.is_empty() {
-            fastzk_poly::powers_into(&mut powers, shift);
-        }
-        for ((w, c), factor) in work.iter_mut().zip(coefs).zip(factors) {
-            values_on_coset(c, w, factor, shift, shift_n, &powers, &dom_n)?;
-        }
-        if let (Some(c), Some(w)) = (&pi_coefs, &mut pi_work) {
-            values_on_coset(c, w, Fr::<E>::ONE, shift, shift_n, &powers, &dom_n)?;
+        let mut work: Vec<[Vec<Fr<E>>; 4]> = (0..per_pass)
+            .map(|_| {
+                let room = fresh(crate::prover::ROOM);
+                [room, take(&mut spare), take(&mut spare), take(&mut spare)]
+            })
+            .collect();
+        let mut pi_work: Option<Vec<Vec<Fr<E>>>> = pi_coefs
+            .as_ref()
+            .map(|_| (0..per_pass).map(|_| take(&mut spare)).collect());
+        for (i, w) in work.iter_mut().enumerate() {
+            let j = (first + i) as u64;
+            let shift = omega4n.pow_u64(j);
+            let shift_n = omega4.pow_u64(j);
+            if !powers.is_empty() {
+                fastzk_poly::powers_into(&mut powers, shift);
+            }
+            for ((w, c), factor) in w.iter_mut().zip(coefs).zip(factors) {
+                values_on_coset(c, w, factor, shift, shift_n, &powers, &dom_n)?;
+            }
+            if let (Some(c), Some(pw)) = (&pi_coefs, &mut pi_work) {
+                values_on_coset(c, &mut pw[i], Fr::<E>::ONE, shift, shift_n, &powers, &dom_n)?;
+            }
         }
         times.ntt_to_cosets += t.elapsed();
         let t = Instant::now();
-        ctx.points_on_coset(j, &mut work, pi_work.as_deref())?;
+        ctx.points_on_cosets(first, &mut work, pi_work.as_deref())?;
         times.points += t.elapsed();
-
-        // work[0] holds the numerator on the coset.
-        let t = Instant::now();
-        dom_back.forward(&mut work[0], Order::Natural, Order::Natural)?;
-        let s_inv = shift.inverse().expect("a root of unity");
-        let w = weights(j as u64);
-        let [o0, o1, o2] = &mut out;
-        let num = &work[0];
-        (
-            o0.par_chunks_mut(BLOCK),
-            o1.par_chunks_mut(BLOCK),
-            o2.par_chunks_mut(BLOCK),
-        )
-            .into_par_iter()
-            .enumerate()
-            .for_each(|(blk, (o0, o1, o2))| {
-                let start = blk * BLOCK;
-                let u0 = s_inv.pow_u64(start as u64);
-                let len = o0.len();
-                let done = crate::quotient_lanes::accumulate_blocks(
-                    [&mut *o0, &mut *o1, &mut *o2],
-                    &num[start..start + len],
-                    u0,
-                    s_inv,
-                    w,
-                );
-                let mut u = u0 * s_inv.pow_u64(done as u64);
-                for i in done..len {
-                    let y = num[start + i] * u;
-                    o0[i] += w[0] * y;
-                    o1[i] += w[1] * y;
-                    o2[i] += w[2] * y;
-                    u *= s_inv;
-                }
-            });
-        times.ntt_back += t.elapsed();
+        spare.extend(pi_work.into_iter().flatten());
+        for [num, b, c, z] in work {
+            rows.push(num);
+            spare.extend([b, c, z]);
+        }
     }
+    drop((powers, spare));
+    let mut rows: [Vec<Fr<E>>; 3] = rows.try_into().expect("three cosets");
+
+    // Back to coefficients: the inverse NTT runs as a forward NTT with ω⁻¹, unscaled (its
+    // 1/n goes with the cosets' weights).
+    let t = Instant::now();
+    let dom_back = Radix2Domain::cached_with_root(power, omega.inverse().expect("ω ≠ 0"))?;
+    for row in &mut rows {
+        dom_back.forward(row, Order::Natural, Order::Natural)?;
+    }
+    blocks_from_cosets(&mut rows, omega4n, omega4);
+    times.ntt_back += t.elapsed();
     for (k, v) in top.iter().enumerate() {
-        for o in &mut out {
+        for o in &mut rows {
             o[k] += *v;
         }
     }
-    Ok((out, top))
+    Ok((rows, top))
+}
+
+/// The blocks `t₀, t₁, t₂` less `t₃`, in place, from the unscaled inverse NTTs of the
+/// numerator on the cosets `j = 1, 2, 3` (row `j − 1` holds `n·sⱼᵏ·Yⱼ[k]` at `k`, with
+/// `sⱼ = ω₄ₙʲ`). With `yⱼ = Yⱼ/(4·(ω₄ʲ − 1))` (the weight's `¼` and `1/Z_H` on the coset),
+/// `tₗ − t₃ = Σⱼ (ω₄^{−jl} − ω₄^{−3j})·yⱼ`; ω₄'s powers are `±1, ±ω₄`, so with
+/// `d = ω₄·(y₁ − y₃)`, `s = y₁ + y₃`, `e = 2y₂`: `t₀ = s + e − d`, `t₁ = −2d`,
+/// `t₂ = e − s − d` — one product a point besides the scaling.
+fn blocks_from_cosets<F: Field>(rows: &mut [Vec<F>; 3], omega4n: F, omega4: F) {
+    let n = rows[0].len();
+    let quarter_n = F::from_u64(4 * n as u64).inverse().expect("4n < r");
+    // yⱼ[k] = rowⱼ[k]·cⱼ·sⱼ⁻ᵏ.
+    let scale: [(F, F); 3] = core::array::from_fn(|i| {
+        let j = i as u64 + 1;
+        let c = quarter_n * (omega4.pow_u64(j) - F::ONE).inverse().expect("j ≠ 0");
+        (c, omega4n.pow_u64(j).inverse().expect("a root of unity"))
+    });
+    let [r1, r2, r3] = rows;
+    (
+        r1.par_chunks_mut(BLOCK),
+        r2.par_chunks_mut(BLOCK),
+        r3.par_chunks_mut(BLOCK),
+    )
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(blk, (y1, y2, y3))| {
+            let start = blk * BLOCK;
+            for (y, (c, step)) in [&mut *y1, &mut *y2, &mut *y3].into_iter().zip(scale) {
+                let u0 = c * step.pow_u64(start as u64);
+                let done = crate::quotient_lanes::scale_by_powers_in_place(y, u0, step);
+                let mut u = u0 * step.pow_u64(done as u64);
+                for v in &mut y[done..] {
+                    *v *= u;
+                    u *= step;
+                }
+            }
+            for ((v1, v2), v3) in y1.iter_mut().zip(y2.iter_mut()).zip(y3.iter_mut()) {
+                let d = omega4 * (*v1 - *v3);
+                let s = *v1 + *v3;
+                let e = v2.double();
+                *v1 = s + e - d;
+                *v2 = -d.double();
+                *v3 = e - s - d;
+            }
+        });
 }
 
 /// The quotient's top block `t[3n + i]`, `i <` [`TOP`], from the top coefficients of the
@@ -432,22 +468,18 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
         }
     }
 
-    /// Coset `j`'s points (`j ≠ 0`): `work` holds the blinded `a, b, c` and `α·z` there
-    /// and receives the numerator in `work[0]`; `pi` holds `PI` there when it was
+    /// The points of the consecutive cosets `j = first, first + 1, …` in one pass over the
+    /// key's evaluations (each span of them read once for all these cosets):
+    /// `work[j − first]` holds the blinded `a, b, c` and `α·z` on coset `j` and receives
+    /// the numerator in its first vector; `pi[j − first]` holds `PI` there when it was
     /// interpolated.
-    fn points_on_coset(
+    fn points_on_cosets(
         &self,
-        j: usize,
-        work: &mut [Vec<Fr<E>>; 4],
-        pi: Option<&[Fr<E>]>,
+        first: usize,
+        work: &mut [[Vec<Fr<E>>; 4]],
+        pi: Option<&[Vec<Fr<E>>]>,
     ) -> Result<(), ProveError> {
         let n = self.pk.domain_size();
-        let [wa, wb, wc, wz] = work;
-        let (wb, wc, wz) = (&*wb, &*wc, &*wz);
-        let shift = self.omega4n.pow_u64(j as u64);
-        // Z_H on coset j: shiftⁿ − 1 = ω₄ʲ − 1.
-        let zh = root_of_unity::<E>(2).pow_u64(j as u64) - Fr::<E>::ONE;
-        let zh_over_n = zh * self.n_inv;
         let beta = self.beta;
         // The roots ωᵏ each point needs 1/(x − ωᵏ) for: L₁'s, and the public inputs'. The
         // inversion takes βx − βωᵏ (βx is the point's first factor anyway), so each
@@ -457,91 +489,131 @@ impl<'a, E: PairingCurve> PointContext<'a, E> {
         let roots: Vec<Fr<E>> = (0..n_roots)
             .map(|k| beta * self.omega.pow_u64(k as u64))
             .collect();
-        // PI(x) = −(Z_H/n)·Σₖ pₖωᵏ/(x − ωᵏ).
-        let pub_roots: Vec<Fr<E>> = match pi {
-            Some(_) => Vec::new(),
-            None => self
-                .public
-                .iter()
-                .zip(&roots)
-                .map(|(p, r)| -(zh_over_n * *p * *r))
-                .collect(),
-        };
-        let consts = OffH {
-            alpha: self.alpha,
-            beta,
-            gamma: self.gamma,
-            k1: KeyFactor::of(self.pk.vk.k1),
-            k2: KeyFactor::of(self.pk.vk.k2),
-            omega: self.omega,
-            // α²·L₁(x)·(z − 1) = α·(Z_H/n)/(x − 1)·(αz − α).
-            l1c: zh_over_n * self.alpha * beta,
-        };
-        wa.par_chunks_mut(BLOCK)
+        let cosets: Vec<Coset<Fr<E>>> = (0..work.len())
+            .map(|i| {
+                let j = (first + i) as u64;
+                // Z_H on coset j: shiftⁿ − 1 = ω₄ʲ − 1.
+                let zh = root_of_unity::<E>(2).pow_u64(j) - Fr::<E>::ONE;
+                let zh_over_n = zh * self.n_inv;
+                Coset {
+                    shift: self.omega4n.pow_u64(j),
+                    // PI(x) = −(Z_H/n)·Σₖ pₖωᵏ/(x − ωᵏ).
+                    pub_roots: match pi {
+                        Some(_) => Vec::new(),
+                        None => self
+                            .public
+                            .iter()
+                            .zip(&roots)
+                            .map(|(p, r)| -(zh_over_n * *p * *r))
+                            .collect(),
+                    },
+                    consts: OffH {
+                        alpha: self.alpha,
+                        beta,
+                        gamma: self.gamma,
+                        k1: KeyFactor::of(self.pk.vk.k1),
+                        k2: KeyFactor::of(self.pk.vk.k2),
+                        omega: self.omega,
+                        // α²·L₁(x)·(z − 1) = α·(Z_H/n)/(x − 1)·(αz − α).
+                        l1c: zh_over_n * self.alpha * beta,
+                    },
+                }
+            })
+            .collect();
+        // Each block of points, on every coset of the pass.
+        let (nums, rest): (Vec<_>, Vec<_>) = work
+            .iter_mut()
+            .map(|[a, b, c, z]| (a.chunks_mut(BLOCK), [&*b, &*c, &*z]))
+            .unzip();
+        let mut nums = nums;
+        let blocks: Vec<Vec<&mut [Fr<E>]>> = (0..n.div_ceil(BLOCK))
+            .map(|_| nums.iter_mut().filter_map(|c| c.next()).collect())
+            .collect();
+        blocks
+            .into_par_iter()
             .enumerate()
-            .try_for_each(|(blk, oa)| -> Result<(), ProveError> {
+            .try_for_each(|(blk, outs)| -> Result<(), ProveError> {
                 let m0 = blk * BLOCK;
-                let len = oa.len();
-                let read = |which: Extended| -> Result<Vec<Fr<E>>, FormatError> {
-                    let mut v = vec![Fr::<E>::ZERO; len];
-                    self.pk.extended.read_on_coset(which, j, m0, &mut v)?;
+                let len = outs[0].len();
+                // Each polynomial's span of the key, once, into its cosets' rows.
+                let read = |which: Extended| -> Result<Vec<Vec<Fr<E>>>, FormatError> {
+                    let mut v: Vec<Vec<Fr<E>>> =
+                        outs.iter().map(|_| vec![Fr::<E>::ZERO; len]).collect();
+                    let mut rows: Vec<&mut [Fr<E>]> = v.iter_mut().map(|r| &mut r[..]).collect();
+                    self.pk
+                        .extended
+                        .read_on_cosets(which, first, m0, &mut rows)?;
                     Ok(v)
                 };
-                let q: Vec<Vec<Fr<E>>> = (0..5)
+                let q: Vec<Vec<Vec<Fr<E>>>> = (0..5)
                     .map(|k| read(Extended::Q(k)))
                     .collect::<Result<_, _>>()?;
-                let s: Vec<Vec<Fr<E>>> = (0..3)
+                let s: Vec<Vec<Vec<Fr<E>>>> = (0..3)
                     .map(|k| read(Extended::Sigma(k)))
                     .collect::<Result<_, _>>()?;
-                let x0 = shift * self.omega.pow_u64(m0 as u64);
-                // z at xω: the next point's z (the last block wraps around).
-                let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
-                // βx for every point, and 1/(βx − βωᵏ) for every point and root in one
-                // inversion.
-                let mut bx = Vec::with_capacity(len);
-                let mut inv = Vec::with_capacity(len * n_roots);
-                let mut v = beta * x0;
-                for _ in 0..len {
-                    bx.push(v);
-                    inv.extend(roots.iter().map(|r| v - *r));
-                    v *= self.omega;
+                for (i, oa) in outs.into_iter().enumerate() {
+                    let [wb, wc, wz] = rest[i];
+                    let coset = &cosets[i];
+                    let x0 = coset.shift * self.omega.pow_u64(m0 as u64);
+                    // z at xω: the next point's z (the last block wraps around).
+                    let zw: Vec<Fr<E>> = (m0 + 1..m0 + len + 1).map(|i| wz[i % n]).collect();
+                    // βx for every point, and 1/(βx − βωᵏ) for every point and root in one
+                    // inversion.
+                    let mut bx = Vec::with_capacity(len);
+                    let mut inv = Vec::with_capacity(len * n_roots);
+                    let mut v = beta * x0;
+                    for _ in 0..len {
+                        bx.push(v);
+                        inv.extend(roots.iter().map(|r| v - *r));
+                        v *= self.omega;
+                    }
+                    batch_inverse(&mut inv);
+                    let pi_x: Vec<Fr<E>> = match pi {
+                        Some(v) => v[i][m0..m0 + len].to_vec(),
+                        None if n_public == 0 => Vec::new(),
+                        None => inv
+                            .chunks_exact(n_roots)
+                            .map(|row| {
+                                coset
+                                    .pub_roots
+                                    .iter()
+                                    .zip(row)
+                                    .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r)
+                            })
+                            .collect(),
+                    };
+                    let inv0: Vec<Fr<E>> = if n_roots == 1 {
+                        inv
+                    } else {
+                        inv.iter().step_by(n_roots).copied().collect()
+                    };
+                    let block = OffHBlock {
+                        q: core::array::from_fn(|k| &q[k][i][..]),
+                        s: core::array::from_fn(|k| &s[k][i][..]),
+                        b: &wb[m0..m0 + len],
+                        c: &wc[m0..m0 + len],
+                        z: &wz[m0..m0 + len],
+                        zw: &zw,
+                        bx: &bx,
+                        inv0: &inv0,
+                        pi: &pi_x,
+                        x0,
+                    };
+                    let consts = &coset.consts;
+                    let done = crate::quotient_lanes::off_h_points(consts, &block, oa);
+                    off_h_points(consts, &block.from(done, self.omega), &mut oa[done..]);
                 }
-                batch_inverse(&mut inv);
-                let pi_x: Vec<Fr<E>> = match pi {
-                    Some(v) => v[m0..m0 + len].to_vec(),
-                    None if n_public == 0 => Vec::new(),
-                    None => inv
-                        .chunks_exact(n_roots)
-                        .map(|row| {
-                            pub_roots
-                                .iter()
-                                .zip(row)
-                                .fold(Fr::<E>::ZERO, |acc, (a, r)| acc + *a * *r)
-                        })
-                        .collect(),
-                };
-                let inv0: Vec<Fr<E>> = if n_roots == 1 {
-                    inv
-                } else {
-                    inv.iter().step_by(n_roots).copied().collect()
-                };
-                let block = OffHBlock {
-                    q: [&q[0][..], &q[1], &q[2], &q[3], &q[4]],
-                    s: [&s[0][..], &s[1], &s[2]],
-                    b: &wb[m0..m0 + len],
-                    c: &wc[m0..m0 + len],
-                    z: &wz[m0..m0 + len],
-                    zw: &zw,
-                    bx: &bx,
-                    inv0: &inv0,
-                    pi: &pi_x,
-                    x0,
-                };
-                let done = crate::quotient_lanes::off_h_points(&consts, &block, oa);
-                off_h_points(&consts, &block.from(done, self.omega), &mut oa[done..]);
                 Ok(())
             })
     }
+}
+
+/// One coset's shift and constants.
+struct Coset<F> {
+    shift: F,
+    /// `−(Z_H/n)·pₖ·βωᵏ` for the public inputs folded in point by point.
+    pub_roots: Vec<F>,
+    consts: OffH<F>,
 }
 
 /// The constants of the points off `H` on one coset.

@@ -323,48 +323,24 @@ pub(crate) fn scaled_by_powers<F: Field>(out: &mut [F], src: &[F], s0: F, step: 
     len
 }
 
-/// `outs[l][i] += w[l]·y[i]·u0·stepⁱ` on the lanes, as [`scaled_by_powers`]; returns how
-/// many points it took.
-pub(crate) fn accumulate_blocks<F: Field>(
-    outs: [&mut [F]; 3],
-    y: &[F],
-    u0: F,
-    step: F,
-    w: [F; 3],
-) -> usize {
-    let len = outs[0].len() & !7;
+/// `x[i] *= s0·stepⁱ` in place on the lanes, as [`scaled_by_powers`]; returns how many
+/// points it took.
+pub(crate) fn scale_by_powers_in_place<F: Field>(x: &mut [F], s0: F, step: F) -> usize {
+    let len = x.len() & !7;
     if !lanes_for::<F>() || len == 0 {
         return 0;
     }
-    assert!(
-        outs.iter().all(|o| o.len() >= len) && y.len() >= len,
-        "a row of the quotient's blocks is short"
-    );
-    let (start, step8) = powers(as_fr(u0), as_fr(step));
-    let acc = Accumulate {
-        outs: outs.map(|o| o.as_mut_ptr() as *mut u64),
-        y: words(y),
-        w: w.map(|w| ifma_limbs(as_fr(w))),
-        start,
-        step8,
-    };
+    let (start, step8) = powers(as_fr(s0), as_fr(step));
+    let row = x.as_mut_ptr() as *mut u64;
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: IFMA is present (`lanes_for`); every row holds `len` elements (checked).
+    // SAFETY: IFMA is present (`lanes_for`); the row holds `len` elements of `Fr`, and
+    // each group of eight is loaded before it is stored.
     unsafe {
-        accumulate_avx512(&acc, len)
+        scaled_avx512(row, row, len, &start, &step8)
     };
     #[cfg(not(target_arch = "x86_64"))]
     return 0;
     len
-}
-
-/// [`accumulate_blocks`]' rows and constants.
-struct Accumulate {
-    outs: [*mut u64; 3],
-    y: *const u64,
-    w: [Limbs; 3],
-    start: [Fr; 8],
-    step8: Limbs,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -377,18 +353,6 @@ unsafe fn scaled_avx512(
     step8: &Limbs,
 ) {
     scaled::<core::arch::x86_64::__m512i>(out, src, len, start, step8)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn accumulate_avx512(acc: &Accumulate, len: usize) {
-    accumulate::<core::arch::x86_64::__m512i>(acc, len)
-}
-
-/// A value below `8p` brought below `p`.
-#[inline(always)]
-unsafe fn canonical8<V: Avx512>(x: &X<V>, m: &VecModulus<V, 5>) -> X<V> {
-    reduce_once(&shrink(x, m), &m.p)
 }
 
 #[inline(always)]
@@ -409,27 +373,6 @@ unsafe fn scaled<V: Avx512>(
             out.add(o),
             &canonicalize(&mul(&load8::<V>(src.add(o)), &u, &m), &m),
         );
-        u = mul(&u, &step8, &m);
-    }
-}
-
-#[inline(always)]
-unsafe fn accumulate<V: Avx512>(acc: &Accumulate, len: usize) {
-    let m = VecModulus::<V, 5>::new(&<Fr as IfmaField<4, 5>>::IFMA);
-    let step8 = ifma::splat::<V, 5>(&acc.step8);
-    let mut w = [m.one; 3];
-    for (l, w) in w.iter_mut().enumerate() {
-        *w = ifma::splat::<V, 5>(&acc.w[l]);
-    }
-    let mut u: X<V> = ifma::load::<V, Fr, 4, 5>(&acc.start);
-    for g in 0..len / 8 {
-        let o = 32 * g;
-        let y = mul(&load8::<V>(acc.y.add(o)), &u, &m);
-        for (l, w) in w.iter().enumerate() {
-            let at = acc.outs[l].add(o);
-            let v = add(&load8::<V>(at), &mul(&y, w, &m));
-            store8(at, &canonical8(&v, &m));
-        }
         u = mul(&u, &step8, &m);
     }
 }
@@ -533,10 +476,10 @@ mod tests {
         }
     }
 
-    /// The coset scaling and the blocks' accumulation on the model (and through the
-    /// dispatchers on the CPU when it has IFMA) against the plain formulas.
+    /// The coset scaling, out of place and in place, on the model (and through the
+    /// dispatchers on the CPU when it has IFMA) against the plain formula.
     #[test]
-    fn scaling_and_accumulation_match_the_formulas() {
+    fn scaling_matches_the_formula() {
         let mut rng = ChaCha20Rng::seed_from_u64(5);
         for case in 0..6 {
             let len = 16 + 8 * case;
@@ -558,35 +501,20 @@ mod tests {
                 )
             };
             assert_eq!(got, want, "scaled on the model, case {case}");
+            let mut got = src.clone();
+            let p = got.as_mut_ptr() as *mut u64;
+            // SAFETY: as above, with the row as its own source.
+            unsafe { scaled::<Model>(p, p, len, &start, &step8) };
+            assert_eq!(got, want, "scaled in place on the model, case {case}");
+
             let mut got = vec![Fr::ZERO; len];
             let done = scaled_by_powers(&mut got, &src, s0, step);
             assert_eq!(got[..done], want[..done], "scaled, case {case}");
-
-            let y = row(&mut rng, len);
-            let w: [Fr; 3] = core::array::from_fn(|_| Fr::random(&mut rng));
-            let outs0: [Vec<Fr>; 3] = core::array::from_fn(|_| row(&mut rng, len));
-            let want: [Vec<Fr>; 3] = core::array::from_fn(|l| {
-                (0..len)
-                    .map(|i| outs0[l][i] + w[l] * y[i] * s0 * step.pow_u64(i as u64))
-                    .collect()
-            });
-            let mut outs = outs0.clone();
-            let acc = Accumulate {
-                outs: core::array::from_fn(|l| outs[l].as_mut_ptr() as *mut u64),
-                y: words(&y),
-                w: w.map(ifma_limbs),
-                start,
-                step8,
-            };
-            // SAFETY: as above; every row holds `len` elements.
-            unsafe { accumulate::<Model>(&acc, len) };
-            assert_eq!(outs, want, "accumulated on the model, case {case}");
-            let mut outs = outs0.clone();
-            let [o0, o1, o2] = &mut outs;
-            let done = accumulate_blocks([&mut o0[..], o1, o2], &y, s0, step, w);
-            for l in 0..3 {
-                assert_eq!(outs[l][..done], want[l][..done], "accumulated, case {case}");
-            }
+            let mut got = src.clone();
+            let done = scale_by_powers_in_place(&mut got, s0, step);
+            assert_eq!(done, if ifma::is_supported() { len } else { 0 });
+            assert_eq!(got[..done], want[..done], "scaled in place, case {case}");
+            assert_eq!(got[done..], src[done..], "past the lanes, case {case}");
         }
     }
 }
