@@ -373,7 +373,8 @@ pub fn prove_with_rng<E: PairingCurve>(
         const BLOCK: usize = 1 << 12;
         // Ratios num/den per point, each block with its own batch inversion; σ on H is
         // every fourth of the key's 4n evaluations.
-        let mut ratio = vec![Fr::<E>::ZERO; n];
+        let mut ratio = Vec::with_capacity(n + ROOM);
+        ratio.resize(n, Fr::<E>::ZERO);
         ratio.par_chunks_mut(BLOCK).enumerate().try_for_each(
             |(blk, out)| -> Result<(), FormatError> {
                 let start = blk * BLOCK;
@@ -381,12 +382,11 @@ pub fn prove_with_rng<E: PairingCurve>(
                 for (k, s) in sigma.iter_mut().enumerate() {
                     pk.extended.read_on_h(Extended::Sigma(k), start, s)?;
                 }
-                let mut w = omega.pow_u64(start as u64);
+                let mut bw = beta * omega.pow_u64(start as u64);
                 let mut den = Vec::with_capacity(out.len());
                 for (j, o) in out.iter_mut().enumerate() {
                     let i = start + j;
                     let (a, bb, c) = (abc_h[0][i], abc_h[1][i], abc_h[2][i]);
-                    let bw = beta * w;
                     *o =
                         (a + bw + gamma) * (bb + k1.times(bw) + gamma) * (c + k2.times(bw) + gamma);
                     den.push(
@@ -394,24 +394,25 @@ pub fn prove_with_rng<E: PairingCurve>(
                             * (bb + beta * sigma[1][j] + gamma)
                             * (c + beta * sigma[2][j] + gamma),
                     );
-                    w *= omega;
+                    bw *= omega;
                 }
                 batch_inverse(&mut den);
                 out.iter_mut().zip(&den).for_each(|(o, d)| *o *= *d);
                 Ok(())
             },
         )?;
-        // z(ω⁰) = 1, z(ω^{i+1}) = z(ωⁱ)·ratioᵢ; the product of all ratios must be one.
-        let mut z = Vec::with_capacity(n + ROOM);
+        // z(ω⁰) = 1, z(ω^{i+1}) = z(ωⁱ)·ratioᵢ, in place; the product of all ratios must
+        // be one.
         let mut acc = Fr::<E>::ONE;
-        for r in &ratio {
-            z.push(acc);
-            acc *= *r;
+        for v in &mut ratio {
+            let r = *v;
+            *v = acc;
+            acc *= r;
         }
         if !acc.is_one() {
             return Err(ProveError::CopyConstraints);
         }
-        Ok(z)
+        Ok(ratio)
     })?;
     let z_coef = clock.run("ntt z (→ coefficients)", || -> Result<_, PolyError> {
         let mut c = with_room(&z_h);
@@ -498,7 +499,10 @@ pub fn prove_with_rng<E: PairingCurve>(
         let e3 =
             (eval_a + beta * eval_s1 + gamma) * (eval_b + beta * eval_s2 + gamma) * eval_zw * alpha;
         let e4 = l[0] * alpha2;
-        let xin2 = xin.square();
+        // The products by constants, hoisted (the multiplication is not moved out of the
+        // loop for us).
+        let (e24, e3b) = (e2 + e4, e3 * beta);
+        let (zh_xin, zh_xin2) = (zh * xin, zh * xin.square());
         // r(X) and then Wξ's numerator, coefficient by coefficient.
         let len = n + 6;
         let at = |p: &[Fr<E>], i: usize| p.get(i).copied().unwrap_or(Fr::<E>::ZERO);
@@ -524,9 +528,9 @@ pub fn prove_with_rng<E: PairingCurve>(
                         + qr[k] * eval_b
                         + qo[k] * eval_c
                         + qc[k]
-                        + at(&z_bl, i) * (e2 + e4)
-                        - s3[k] * (e3 * beta)
-                        - (at(&t1, i) + at(&t2, i) * xin + at(&t3, i) * xin2) * zh;
+                        + at(&z_bl, i) * e24
+                        - s3[k] * e3b
+                        - (at(&t1, i) * zh + at(&t2, i) * zh_xin + at(&t3, i) * zh_xin2);
                     *o = r
                         + v[0] * at(&a_bl, i)
                         + v[1] * at(&b_bl, i)
@@ -540,12 +544,13 @@ pub fn prove_with_rng<E: PairingCurve>(
         let r0 = pi - e3 * (eval_c + gamma) - e4;
         w[0] +=
             r0 - v[0] * eval_a - v[1] * eval_b - v[2] * eval_c - v[3] * eval_s1 - v[4] * eval_s2;
-        let wxi = divide_by_linear(w, xi)
-            .ok_or_else(|| ProveError::Key("r(X) + Σvᵢpᵢ(X) does not vanish at ξ".into()))?;
         let mut zw = z_bl;
         zw[0] -= eval_zw;
-        let wxiw = divide_by_linear(zw, xiw)
-            .ok_or_else(|| ProveError::Key("z(X) − z̄ω does not vanish at ξω".into()))?;
+        // Each division is one sequential pass: the two run side by side.
+        let (wxi, wxiw) = rayon::join(|| divide_by_linear(w, xi), || divide_by_linear(zw, xiw));
+        let wxi =
+            wxi.ok_or_else(|| ProveError::Key("r(X) + Σvᵢpᵢ(X) does not vanish at ξ".into()))?;
+        let wxiw = wxiw.ok_or_else(|| ProveError::Key("z(X) − z̄ω does not vanish at ξω".into()))?;
         Ok((wxi, wxiw))
     })?;
     let [cm_wxi, cm_wxiw] = clock.commit::<E, 2>(
