@@ -506,7 +506,9 @@ pub fn prove_with_rng<E: PairingCurve>(
         // r(X) and then Wξ's numerator, coefficient by coefficient.
         let len = n + 6;
         let at = |p: &[Fr<E>], i: usize| p.get(i).copied().unwrap_or(Fr::<E>::ZERO);
-        let mut w = vec![Fr::<E>::ZERO; len];
+        // Into t₁'s vector (its room covers the six past n): the point reads tᵢ first.
+        let mut w = t1;
+        w.resize(len, Fr::<E>::ZERO);
         w.par_chunks_mut(LIN_BLOCK).enumerate().try_for_each(
             |(blk, out)| -> Result<(), FormatError> {
                 let start = blk * LIN_BLOCK;
@@ -530,7 +532,7 @@ pub fn prove_with_rng<E: PairingCurve>(
                         + qc[k]
                         + at(&z_bl, i) * e24
                         - s3[k] * e3b
-                        - (at(&t1, i) * zh + at(&t2, i) * zh_xin + at(&t3, i) * zh_xin2);
+                        - (*o * zh + at(&t2, i) * zh_xin + at(&t3, i) * zh_xin2);
                     *o = r
                         + v[0] * at(&a_bl, i)
                         + v[1] * at(&b_bl, i)
@@ -553,6 +555,8 @@ pub fn prove_with_rng<E: PairingCurve>(
         let wxiw = wxiw.ok_or_else(|| ProveError::Key("z(X) − z̄ω does not vanish at ξω".into()))?;
         Ok((wxi, wxiw))
     })?;
+    // Only the openings are committed now: the rest goes before their MSMs (their peak).
+    drop((a_bl, b_bl, c_bl, t2, t3));
     let [cm_wxi, cm_wxiw] = clock.commit::<E, 2>(
         "commit wxi, wxiw",
         [("msm wxi", &wxi), ("msm wxiw", &wxiw)],
