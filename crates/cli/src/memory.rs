@@ -101,8 +101,8 @@ pub fn plan<E: PairingCurve>(
 /// machine's memory): `None` to hold the key (the fastest path), or the powers of tau per
 /// chunk when the key's coefficients and points must stay in its file. Round 3 holds
 /// sixteen domain-size vectors with a held key (the wires and `z` as coefficients, and
-/// their values on the three cosets, which become the quotient's blocks) and twelve with
-/// a lean one (one coset at a time).
+/// their values on the three cosets, which become the quotient's blocks) and eleven with
+/// a lean one (one coset at a time; twelve counted, for a margin).
 pub fn plan_plonk<E: PairingCurve>(
     zkey: &Path,
     max_memory: Option<u64>,
