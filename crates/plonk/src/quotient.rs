@@ -181,8 +181,9 @@ pub(crate) fn quotient_blocks<E: PairingCurve>(
 }
 
 /// The blocks `t₀, t₁, t₂` less `t₃`, in place, from the unscaled inverse NTTs of the
-/// numerator on the cosets `j = 1, 2, 3` (row `j − 1` holds `n·sⱼᵏ·Yⱼ[k]` at `k`, with
-/// `sⱼ = ω₄ₙʲ`). With `yⱼ = Yⱼ/(4·(ω₄ʲ − 1))` (the weight's `¼` and `1/Z_H` on the coset),
+/// numerator on the cosets `j = 1, 2, 3`: the numerator is `t·Z_H` and `Z_H = ω₄ʲ − 1`
+/// there, so row `j − 1` holds `n·(ω₄ʲ − 1)·sⱼᵏ·Yⱼ[k]` at `k`, with `sⱼ = ω₄ₙʲ`. Times
+/// `cⱼ·sⱼ⁻ᵏ`, `cⱼ = 1/(4n·(ω₄ʲ − 1))`, it is `yⱼ = Yⱼ/4`, and
 /// `tₗ − t₃ = Σⱼ (ω₄^{−jl} − ω₄^{−3j})·yⱼ`; ω₄'s powers are `±1, ±ω₄`, so with
 /// `d = ω₄·(y₁ − y₃)`, `s = y₁ + y₃`, `e = 2y₂`: `t₀ = s + e − d`, `t₁ = −2d`,
 /// `t₂ = e − s − d` — one product a point besides the scaling.
