@@ -3,7 +3,7 @@
 use core::fmt::Debug;
 use core::hash::Hash;
 
-use fastzk_field::{Field, NormInverse, PrimeField};
+use fastzk_field::{ChordArith, Field, NormInverse, PrimeField};
 
 use crate::affine::Affine;
 use crate::glv::Glv;
@@ -16,7 +16,7 @@ use crate::glv::Glv;
 pub trait CurveConfig:
     'static + Copy + Clone + Debug + Default + PartialEq + Eq + Hash + Send + Sync
 {
-    type Base: Field + NormInverse;
+    type Base: Field + NormInverse + ChordArith;
     type Scalar: PrimeField;
 
     /// Human-readable group name, for `Debug`/diagnostics.

@@ -41,5 +41,6 @@ pub use mont::{Fp, MinusOneExt, MontConfig, MontTable};
 pub use ntt::NttField;
 pub use quad::{QuadExt, QuadExtConfig};
 pub use traits::{
-    ExtensionField, Field, FieldError, Legendre, LengthMismatch, NormInverse, PrimeField,
+    ChordArith, ExtensionField, Field, FieldError, Legendre, LengthMismatch, NormInverse,
+    PrimeField,
 };

@@ -6,13 +6,14 @@ use core::hash::Hash;
 
 use rand_core::RngCore;
 
-use crate::traits::{ExtensionField, Field, Legendre, NormInverse};
+use crate::traits::{ChordArith, ExtensionField, Field, Legendre, NormInverse};
 
 /// The base field and the non-residue `β` of a quadratic extension.
 pub trait QuadExtConfig:
     'static + Copy + Clone + fmt::Debug + Default + PartialEq + Eq + Hash + Send + Sync
 {
-    type Base: Field;
+    /// (`ChordArith`: the norms' inversion chains run in it.)
+    type Base: ChordArith;
     const NAME: &'static str;
     /// A quadratic non-residue of the base field.
     const NONRESIDUE: Self::Base;
@@ -168,6 +169,9 @@ impl<C: QuadExtConfig> NormInverse for QuadExt<C> {
         self.conjugate().scale(norm_inverse)
     }
 }
+
+/// The exact operations: the chain runs on the norms (`Fq`), which take the fast path.
+impl<C: QuadExtConfig> ChordArith for QuadExt<C> {}
 
 impl<C: QuadExtConfig> QuadExt<C> {
     #[inline]

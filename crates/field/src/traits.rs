@@ -179,9 +179,40 @@ pub trait ExtensionField: Field {
 /// products (nine `Fq` products), at the price of the norm (two) and the final scaling
 /// (two). For a prime field the norm is the element itself and both steps are free.
 pub trait NormInverse: Field {
-    type Norm: Field;
+    type Norm: ChordArith;
     /// `N(x)`: zero exactly when `x` is zero.
     fn norm_of(&self) -> Self::Norm;
     /// `x⁻¹`, given `N(x)⁻¹`.
     fn inverse_from_norm(&self, norm_inverse: Self::Norm) -> Self;
+}
+
+/// The field arithmetic of batch-affine chord additions (Montgomery's trick, then
+/// `λ = (y₂ − y₁)·d⁻¹`, `x₃ = λ² − x₁ − x₂`, `y₃ = λ(x₁ − x₃) − y₁`), scheduled for the
+/// field's representation. The defaults are the exact operations; a Montgomery field
+/// with two spare bits overrides them to skip the final subtraction of every product
+/// (values in `[0, 2p)` between steps) and settle each coordinate once.
+pub trait ChordArith: Field {
+    /// A product in the inversion chain, congruent to `self·rhs`. Operands and result
+    /// are chain values: canonical elements or results of `chain_mul` (not canonical in
+    /// general, so not to be compared, hashed or serialised before [`settle`](Self::settle)).
+    #[inline(always)]
+    fn chain_mul(&self, rhs: &Self) -> Self {
+        *self * *rhs
+    }
+
+    /// The canonical element of a chain value.
+    #[inline(always)]
+    fn settle(&self) -> Self {
+        *self
+    }
+
+    /// The chord sum `(x₃, y₃)` of the canonical points `(x₁, y₁)` and `(x₂, y₂)`, given
+    /// `dinv ≡ (x₂ − x₁)⁻¹` (a chain value); the result is canonical.
+    #[inline(always)]
+    fn chord(x1: &Self, y1: &Self, x2: &Self, y2: &Self, dinv: &Self) -> (Self, Self) {
+        let lambda = (*y2 - *y1) * *dinv;
+        let x3 = lambda.square() - (*x1 + *x2);
+        let y3 = lambda * (*x1 - x3) - *y1;
+        (x3, y3)
+    }
 }

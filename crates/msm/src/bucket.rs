@@ -10,7 +10,7 @@
 //! twice the batch-affine price instead of collapsing to one inversion per addition.
 
 use fastzk_curve::{Affine, CurveConfig, Xyzz};
-use fastzk_field::{Field, NormInverse};
+use fastzk_field::{ChordArith, Field, NormInverse};
 
 use crate::ifma_flush::IfmaFlush;
 
@@ -412,9 +412,10 @@ impl<C: CurveConfig> BucketAcc<C> {
             }
             self.prefix.push(acc);
             self.norms.push(norm);
-            acc *= norm;
+            acc = acc.chain_mul(&norm);
         }
         let mut inv = acc
+            .settle()
             .inverse()
             .expect("a product of nonzero norms is nonzero");
         for j in (0..n).rev() {
@@ -428,14 +429,12 @@ impl<C: CurveConfig> BucketAcc<C> {
             let b = b as usize;
             let p = &self.batch_pts[j];
             let a = *self.slot(b);
-            let norm_inv = inv * self.prefix[j];
-            inv *= self.norms[j];
+            let norm_inv = inv.chain_mul(&self.prefix[j]);
+            inv = inv.chain_mul(&self.norms[j]);
             // The denominator again (for a prime field unused, and optimised away).
             let dinv = (p.x - a.x).inverse_from_norm(norm_inv);
-            let lambda = (p.y - a.y) * dinv;
-            let x3 = lambda.square() - (a.x + p.x);
-            let y3 = lambda * (a.x - x3) - a.y;
-            *self.slot_mut(b) = Slot { x: x3, y: y3 };
+            let (x, y) = C::Base::chord(&a.x, &a.y, &p.x, &p.y, &dinv);
+            *self.slot_mut(b) = Slot { x, y };
         }
         for j in 0..n {
             let b = (self.batch_idx[j] & !NEG) as usize;

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use ark_ff::{BigInteger, PrimeField as ArkPrimeField};
 use fastzk_field::ark::ArkField;
-use fastzk_field::{batch_inverse, FieldError, Fp, Legendre, MontConfig, PrimeField};
+use fastzk_field::{batch_inverse, ChordArith, FieldError, Fp, Legendre, MontConfig, PrimeField};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 
@@ -636,6 +636,56 @@ pub fn harvey_butterfly_levels<F: MontField>() {
     });
 }
 
+/// The batch-affine chord's arithmetic ([`ChordArith`]): chain products of unreduced
+/// values stay below `2p` (two spare bits) and congruent, `settle` gives the canonical
+/// element, and the chord from any representative of `d⁻¹` (canonical or `+ p`) equals
+/// the exact formula, canonical. Raw-limb equality, so a non-canonical result fails.
+pub fn chord_arith<F: MontField + ChordArith>() {
+    let p = F::modulus();
+    let two_p = &p * 2u32;
+    let e = || element::<F>();
+    check(
+        4000,
+        None,
+        (below(p.clone(), two_p.clone()), below(p.clone(), two_p)),
+        |(x, y)| {
+            let (lx, ly): (F, F) = (raw(&x), raw(&y));
+            let m = lx.chain_mul(&ly);
+            let bound = if F::spare_bits() >= 2 { 2u32 } else { 1u32 };
+            if F::spare_bits() >= 2 || (x < p && y < p) {
+                prop_assert!(raw_big(&m) < F::modulus() * bound);
+                prop_assert_eq!(m.settle(), canon::<F>(&x) * canon::<F>(&y));
+            }
+            Ok(())
+        },
+    );
+    check(
+        4000,
+        None,
+        (e(), e(), e(), e(), any::<bool>()),
+        |(x1, y1, x2, y2, loose)| {
+            let [x1, y1, x2, y2]: [F; 4] = [&x1, &y1, &x2, &y2].map(from_big);
+            let Some(dinv) = (x2 - x1).inverse() else {
+                return Ok(());
+            };
+            // The same class with limbs `d⁻¹ + p` (still below `2p`), as a chain leaves it.
+            let shifted = raw_big(&dinv) + &F::modulus();
+            let dinv_in = if loose && F::spare_bits() >= 2 && shifted < F::modulus() * 2u32 {
+                raw::<F>(&shifted)
+            } else {
+                dinv
+            };
+            let lambda = (y2 - y1) * dinv;
+            let want_x = lambda.square() - x1 - x2;
+            let want_y = lambda * (x1 - want_x) - y1;
+            let (gx, gy) = F::chord(&x1, &y1, &x2, &y2, &dinv_in);
+            prop_assert_eq!(raw_big(&gx), raw_big(&want_x));
+            prop_assert_eq!(raw_big(&gy), raw_big(&want_y));
+            Ok(())
+        },
+    );
+}
+
 /// The whole suite for a Montgomery field `Fp<P, N>` in one line: the prime-field laws
 /// and encodings (against num-bigint), the Montgomery representation and lazy-reduction
 /// bounds, and its NTT against the naive DFT.
@@ -659,6 +709,7 @@ macro_rules! montgomery_field_tests {
                     mul_lazy_both_unreduced,
                     add_sub_reduce,
                     harvey_butterfly_levels,
+                    chord_arith,
                 );
             }
         }

@@ -162,6 +162,9 @@ impl Field for Goldilocks {
     }
 }
 
+/// The exact operations (a 64-bit field has no Montgomery products to relax).
+impl crate::traits::ChordArith for Goldilocks {}
+
 impl PrimeField for Goldilocks {
     const MODULUS_BITS: u32 = 64;
     const BYTES: usize = 8;

@@ -9,7 +9,7 @@ use super::x86_64::{lazy4, widen, width};
 use super::{select, Fp, MontConfig};
 use crate::bigint;
 use crate::quad::QuadExtConfig;
-use crate::traits::Field;
+use crate::traits::{ChordArith, Field};
 
 impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     /// Unused top bits of `R = 2^(64·N)` above the modulus: `p < 2^(64·N − SPARE_BITS)`.
@@ -79,6 +79,51 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     #[inline(always)]
     pub fn canonicalize_lazy(&self) -> Self {
         self.reduce_below_2p().reduce_below_p()
+    }
+}
+
+/// With two spare bits (`4p < R`: BN254's and BLS12-381's `Fq`) the products skip their
+/// final subtraction. Bounds, from the no-carry CIOS's `< a·b/R + p`: chain values stay
+/// below `2p` (`4p²/R + p`); with `dinv < 2p`, `λ < 2p²/R + p < 1.5p`, `λ² < 2p`,
+/// `λ² + 2p − (x₁ + x₂) < 4p`, `(x₁ − x₃)·λ < 1.5p` and `+ 2p − y₁ < 4p`, and the two
+/// coordinates are brought from `[0, 4p)` to canonical once each. Fewer spare bits: the
+/// exact operations.
+impl<P: MontConfig<N>, const N: usize> ChordArith for Fp<P, N> {
+    #[inline(always)]
+    fn chain_mul(&self, rhs: &Self) -> Self {
+        if Self::SPARE_BITS >= 2 {
+            self.mul_lazy(rhs)
+        } else {
+            *self * *rhs
+        }
+    }
+
+    #[inline(always)]
+    fn settle(&self) -> Self {
+        if Self::SPARE_BITS >= 2 {
+            self.reduce_below_p()
+        } else {
+            *self
+        }
+    }
+
+    #[inline(always)]
+    fn chord(x1: &Self, y1: &Self, x2: &Self, y2: &Self, dinv: &Self) -> (Self, Self) {
+        if Self::SPARE_BITS < 2 {
+            let lambda = (*y2 - *y1) * *dinv;
+            let x3 = lambda.square() - (*x1 + *x2);
+            return (x3, lambda * (*x1 - x3) - *y1);
+        }
+        let lambda = (*y2 - *y1).mul_lazy(dinv);
+        let x3 = lambda
+            .mul_lazy(&lambda)
+            .sub_lazy(&x1.add_lazy(x2))
+            .canonicalize_lazy();
+        let y3 = (*x1 - x3)
+            .mul_lazy(&lambda)
+            .sub_lazy(y1)
+            .canonicalize_lazy();
+        (x3, y3)
     }
 }
 
