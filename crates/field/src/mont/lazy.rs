@@ -86,8 +86,10 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
 /// final subtraction. Bounds, from the no-carry CIOS's `< a·b/R + p`: chain values stay
 /// below `2p` (`4p²/R + p`); with `dinv < 2p`, `λ < 2p²/R + p < 1.5p`, `λ² < 2p`,
 /// `λ² + 2p − (x₁ + x₂) < 4p`, `(x₁ − x₃)·λ < 1.5p` and `+ 2p − y₁ < 4p`, and the two
-/// coordinates are brought from `[0, 4p)` to canonical once each. Fewer spare bits: the
-/// exact operations.
+/// coordinates are brought from `[0, 4p)` to canonical once each. The chord does so only
+/// for four limbs, whose unreduced additions are short assembly chains: on six limbs
+/// (BLS12-381) they are no cheaper than the exact ones, and no gain was measured. Fewer
+/// spare bits: the exact operations.
 impl<P: MontConfig<N>, const N: usize> ChordArith for Fp<P, N> {
     #[inline(always)]
     fn chain_mul(&self, rhs: &Self) -> Self {
@@ -109,7 +111,7 @@ impl<P: MontConfig<N>, const N: usize> ChordArith for Fp<P, N> {
 
     #[inline(always)]
     fn chord(x1: &Self, y1: &Self, x2: &Self, y2: &Self, dinv: &Self) -> (Self, Self) {
-        if Self::SPARE_BITS < 2 {
+        if Self::SPARE_BITS < 2 || N != 4 {
             let lambda = (*y2 - *y1) * *dinv;
             let x3 = lambda.square() - (*x1 + *x2);
             return (x3, lambda * (*x1 - x3) - *y1);
