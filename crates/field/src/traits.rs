@@ -210,9 +210,16 @@ pub trait ChordArith: Field {
     /// `dinv ≡ (x₂ − x₁)⁻¹` (a chain value); the result is canonical.
     #[inline(always)]
     fn chord(x1: &Self, y1: &Self, x2: &Self, y2: &Self, dinv: &Self) -> (Self, Self) {
-        let lambda = (*y2 - *y1) * *dinv;
-        let x3 = lambda.square() - (*x1 + *x2);
-        let y3 = lambda * (*x1 - x3) - *y1;
-        (x3, y3)
+        exact_chord(x1, y1, x2, y2, dinv)
     }
+}
+
+/// [`ChordArith::chord`] with the exact operations (the default, and the fallback of
+/// fields that override it only where they can).
+#[inline(always)]
+pub(crate) fn exact_chord<F: Field>(x1: &F, y1: &F, x2: &F, y2: &F, dinv: &F) -> (F, F) {
+    let lambda = (*y2 - *y1) * *dinv;
+    let x3 = lambda.square() - (*x1 + *x2);
+    let y3 = lambda * (*x1 - x3) - *y1;
+    (x3, y3)
 }

@@ -112,9 +112,7 @@ impl<P: MontConfig<N>, const N: usize> ChordArith for Fp<P, N> {
     #[inline(always)]
     fn chord(x1: &Self, y1: &Self, x2: &Self, y2: &Self, dinv: &Self) -> (Self, Self) {
         if Self::SPARE_BITS < 2 || N != 4 {
-            let lambda = (*y2 - *y1) * *dinv;
-            let x3 = lambda.square() - (*x1 + *x2);
-            return (x3, lambda * (*x1 - x3) - *y1);
+            return crate::traits::exact_chord(x1, y1, x2, y2, dinv);
         }
         let lambda = (*y2 - *y1).mul_lazy(dinv);
         let x3 = lambda
