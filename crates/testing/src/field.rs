@@ -354,6 +354,7 @@ pub trait MontField: PrimeField {
     fn mul_lazy_portable(&self, o: &Self) -> Self;
     /// The MULX/ADX product where the CPU runs it.
     fn mul_lazy_adx(&self, o: &Self) -> Option<Self>;
+    fn square_lazy(&self) -> Self;
     fn add_lazy(&self, o: &Self) -> Self;
     fn sub_lazy(&self, o: &Self) -> Self;
     fn reduce_below_2p(&self) -> Self;
@@ -412,6 +413,9 @@ impl<P: MontConfig<N>, const N: usize> MontField for Fp<P, N> {
     fn mul_lazy_adx(&self, o: &Self) -> Option<Self> {
         // SAFETY: only called when `cpu::adx()` found BMI2 and ADX.
         fastzk_field::cpu::adx().then(|| unsafe { Fp::mul_lazy_adx(self, o) })
+    }
+    fn square_lazy(&self) -> Self {
+        Fp::square_lazy(self)
     }
     fn add_lazy(&self, o: &Self) -> Self {
         Fp::add_lazy(self, o)
@@ -541,6 +545,27 @@ pub fn mul_lazy_bound<F: MontField>() {
             Ok(())
         },
     );
+}
+
+/// `square_lazy(x)` for `x` below `2p` (two spare bits; below `p` otherwise): below `2p`
+/// and, reduced, the portable product `x·x`; `square` of the canonical element equals it.
+/// (On four limbs with MULX/ADX the squaring is its own assembly, not the product's.)
+pub fn square_lazy_bound<F: MontField>() {
+    let p = F::modulus();
+    let bound = if F::spare_bits() >= 2 {
+        &p * 2u32
+    } else {
+        p.clone()
+    };
+    check(4000, None, below(p, bound), |x| {
+        let s = raw::<F>(&x).square_lazy();
+        prop_assert!(raw_big(&s) < F::modulus() * 2u32);
+        let c = canon::<F>(&x);
+        let want = c.mul_portable(&c);
+        prop_assert_eq!(s.reduce_below_p(), want);
+        prop_assert_eq!(c.square(), want);
+        Ok(())
+    });
 }
 
 /// Both operands below `2p` (two spare bits): still below `2p`.
@@ -707,6 +732,7 @@ macro_rules! montgomery_field_tests {
                     lazy_constants,
                     mul_lazy_bound,
                     mul_lazy_both_unreduced,
+                    square_lazy_bound,
                     add_sub_reduce,
                     harvey_butterfly_levels,
                     chord_arith,

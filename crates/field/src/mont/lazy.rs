@@ -116,7 +116,7 @@ impl<P: MontConfig<N>, const N: usize> ChordArith for Fp<P, N> {
         }
         let lambda = (*y2 - *y1).mul_lazy(dinv);
         let x3 = lambda
-            .mul_lazy(&lambda)
+            .square_lazy()
             .sub_lazy(&x1.add_lazy(x2))
             .canonicalize_lazy();
         let y3 = (*x1 - x3)

@@ -247,7 +247,7 @@ impl<P: MontConfig<N>, const N: usize> Field for Fp<P, N> {
     }
     #[inline(always)]
     fn square(&self) -> Self {
-        self.mul_fast(self)
+        self.square_fast()
     }
     fn inverse(&self) -> Option<Self> {
         self.inverse_divsteps()
