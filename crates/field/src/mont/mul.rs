@@ -58,8 +58,7 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
     unsafe fn cios_adx(chain: &[u64; N], other: &[u64; N]) -> [u64; N] {
         use super::x86_64::{asm, widen, width};
         let () = P::SPARE_BIT;
-        let table: &'static super::MontTable<N> = &P::TABLE;
-        let table = table as *const super::MontTable<N> as *const u64;
+        let table = Self::asm_table();
         // SAFETY: BMI2+ADX per the caller; the widths match the routines; the table is
         // repr(C) (modulus, then inv); SPARE_BIT holds.
         unsafe {
@@ -69,6 +68,15 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
                 _ => Self::cios_portable(chain, other),
             }
         }
+    }
+
+    /// The modulus and `-p⁻¹ mod 2^64` as the assembly reads them ([`super::MontTable`]
+    /// is `repr(C)`: the `N` limbs, then `inv`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) fn asm_table() -> *const u64 {
+        let table: &'static super::MontTable<N> = &P::TABLE;
+        table as *const super::MontTable<N> as *const u64
     }
 
     /// Montgomery product `a·b/R`, not reduced below `p`, with `chain` as the operand whose
@@ -92,8 +100,7 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
         if N == 4 && crate::cpu::adx() {
             use super::x86_64::{asm, widen, width};
             let () = P::SPARE_BIT;
-            let table: &'static super::MontTable<N> = &P::TABLE;
-            let table = table as *const super::MontTable<N> as *const u64;
+            let table = Self::asm_table();
             // SAFETY: `cpu::adx` found BMI2 and ADX; the width is four; the table is
             // repr(C) (modulus, then inv).
             return unsafe { widen(asm::sqr_4(width(a), table)) };

@@ -97,8 +97,7 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
             let mut high = [0u64; N];
             low.copy_from_slice(&t.0[..N]);
             high.copy_from_slice(&t.0[N..2 * N]);
-            let table: &'static super::MontTable<N> = &P::TABLE;
-            let table = table as *const super::MontTable<N> as *const u64;
+            let table = Self::asm_table();
             // SAFETY: BMI2+ADX per `cpu::adx`; the table is repr(C) (modulus, then inv).
             let r: [u64; N] = unsafe {
                 match N {
