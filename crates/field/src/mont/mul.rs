@@ -1,5 +1,5 @@
-//! Montgomery multiplication: the portable no-carry CIOS and the MULX/ADX assembly,
-//! chosen in one place ([`Fp::mul_unreduced`]).
+//! Montgomery multiplication and squaring: the portable no-carry CIOS and the MULX/ADX
+//! assembly, chosen in one place each ([`Fp::mul_unreduced`], [`Fp::sqr_unreduced`]).
 
 use super::{Fp, MontConfig};
 use crate::bigint;
