@@ -6,12 +6,13 @@
 #define FZ_SIGN 0x80000000u
 
 /* Scalars are canonical, four little-endian limbs each. digits[w·n + i] is bucket key
- * w·B + |d| − 1 with the sign bit, or FZ_NO_DIGIT; counts[key] counts the digits. */
-KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 c, u32 windows,
-                     GLOBAL u32 *digits, GLOBAL u32 *counts FZ_COUNTERS) {
+ * w·B + |d| − 1 with the sign bit, or FZ_NO_DIGIT; counts[key] counts the digits. One
+ * launch takes scalars first … first + count − 1 (a piece, while the next is uploaded). */
+KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 first, u32 count, u32 c,
+                     u32 windows, GLOBAL u32 *digits, GLOBAL u32 *counts FZ_COUNTERS) {
   FZ_COUNT_IN(FZ_K_MSM_DIGITS);
-  u64 i = GLOBAL_ID();
-  if (i >= n) return;
+  if (GLOBAL_ID() >= count) return;
+  u64 i = first + GLOBAL_ID();
   FZ_READ(32);
   FZ_WRITE(4 * windows);
   u64 k[4];
@@ -44,13 +45,14 @@ KERNEL fz_msm_digits(GLOBAL const u64 *scalars, u32 n, u32 c, u32 windows,
   }
 }
 
-/* cursor starts as the exclusive prefix sums of counts; each digit takes the next slot of
- * its bucket's row. The order inside a row varies between runs; the sum does not. */
-KERNEL fz_msm_scatter(GLOBAL const u32 *digits, u32 n, u32 windows, GLOBAL u32 *cursor,
+/* cursor starts as the exclusive prefix sums of counts; each digit of windows w0 … w1 − 1
+ * takes the next slot of its bucket's row. The order inside a row varies between runs; the
+ * sum does not. */
+KERNEL fz_msm_scatter(GLOBAL const u32 *digits, u32 n, u32 w0, u32 w1, GLOBAL u32 *cursor,
                       GLOBAL u32 *entries FZ_COUNTERS) {
   FZ_COUNT_IN(FZ_K_MSM_SCATTER);
-  u64 t = GLOBAL_ID();
-  if (t >= (u64)n * windows) return;
+  if (GLOBAL_ID() >= (u64)n * (w1 - w0)) return;
+  u64 t = (u64)w0 * n + GLOBAL_ID();
   u32 e = digits[t];
   FZ_READ(4);
   if (e == FZ_NO_DIGIT) return;

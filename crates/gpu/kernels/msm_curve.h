@@ -3,13 +3,14 @@
 
 /* Load-balanced SpMV (cuZK §4.2): a row (bucket) is cut into chunks of at most a fixed
  * number of entries, one thread per chunk, so a bucket that holds every point (clustered
- * scalars) is summed by many threads. chunk_start has chunks + 1 entries. */
+ * scalars) is summed by many threads. This launch sums chunks first … last − 1;
+ * chunk_start has an entry past the last chunk. */
 KERNEL GN(msm_chunk_sums)(GLOBAL const GN(affine) *bases, GLOBAL const u32 *entries,
-                          GLOBAL const u32 *chunk_start, u32 chunks,
+                          GLOBAL const u32 *chunk_start, u32 first, u32 last,
                           GLOBAL GN(xyzz) *partial FZ_COUNTERS) {
   FZ_COUNT_IN(FZ_K_MSM_CHUNK_SUMS);
-  u64 t = GLOBAL_ID();
-  if (t >= chunks) return;
+  if (GLOBAL_ID() >= last - first) return;
+  u64 t = first + GLOBAL_ID();
   GN(xyzz) acc = GN(xyzz_zero)();
   for (u32 k = chunk_start[t]; k < chunk_start[t + 1]; k++) {
     u32 e = entries[k];
@@ -24,12 +25,13 @@ KERNEL GN(msm_chunk_sums)(GLOBAL const GN(affine) *bases, GLOBAL const u32 *entr
   FZ_WRITE(sizeof(GN(xyzz)));
 }
 
-/* Each bucket's chunks summed: bucket_chunks has buckets + 1 entries. */
+/* Each bucket's chunks summed, for buckets first … last − 1: bucket_chunks has an entry
+ * past the last bucket. */
 KERNEL GN(msm_bucket_sums)(GLOBAL const GN(xyzz) *partial, GLOBAL const u32 *bucket_chunks,
-                           u32 buckets, GLOBAL GN(xyzz) *out FZ_COUNTERS) {
+                           u32 first, u32 last, GLOBAL GN(xyzz) *out FZ_COUNTERS) {
   FZ_COUNT_IN(FZ_K_MSM_BUCKET_SUMS);
-  u64 b = GLOBAL_ID();
-  if (b >= buckets) return;
+  if (GLOBAL_ID() >= last - first) return;
+  u64 b = first + GLOBAL_ID();
   GN(xyzz) acc = GN(xyzz_zero)();
   for (u32 k = bucket_chunks[b]; k < bucket_chunks[b + 1]; k++) {
     acc = GN(xyzz_add)(acc, partial[k]);
@@ -44,12 +46,14 @@ KERNEL GN(msm_bucket_sums)(GLOBAL const GN(xyzz) *partial, GLOBAL const u32 *buc
 /* Bucket reduction (cuZK Algorithm 4): window w's B buckets in `segments` equal segments,
  * one thread each. Segment s holds digits s·L + 1 … (s + 1)·L; walking them downwards,
  * R sums the buckets and T sums R, so T = Σ (d − s·L)·bucket_d and the segment's part of
- * Σ d·bucket_d is T + s·L·R, which the host finishes. */
-KERNEL GN(msm_reduce)(GLOBAL const GN(xyzz) *buckets, u32 half_range, u32 windows, u32 segments,
-                      GLOBAL GN(xyzz) *running, GLOBAL GN(xyzz) *weighted FZ_COUNTERS) {
+ * Σ d·bucket_d is T + s·L·R, which the host finishes. This launch takes windows
+ * w0 … w1 − 1. */
+KERNEL GN(msm_reduce)(GLOBAL const GN(xyzz) *buckets, u32 half_range, u32 w0, u32 w1,
+                      u32 segments, GLOBAL GN(xyzz) *running,
+                      GLOBAL GN(xyzz) *weighted FZ_COUNTERS) {
   FZ_COUNT_IN(FZ_K_MSM_REDUCE);
-  u64 t = GLOBAL_ID();
-  if (t >= (u64)windows * segments) return;
+  if (GLOBAL_ID() >= (u64)(w1 - w0) * segments) return;
+  u64 t = (u64)w0 * segments + GLOBAL_ID();
   u32 w = (u32)(t / segments), s = (u32)(t % segments);
   u32 len = half_range / segments;
   GLOBAL const GN(xyzz) *row = buckets + (u64)w * half_range + (u64)s * len;

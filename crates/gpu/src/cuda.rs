@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
-    PushKernelArg,
+    result, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr,
+    DriverError, LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
 
@@ -125,6 +125,25 @@ pub(crate) struct CuDevice {
 
 pub(crate) struct CuBuffer(CudaSlice<u8>);
 pub(crate) struct CuProgram(Arc<CudaModule>);
+/// A stream of its own.
+pub(crate) struct CuQueue(Arc<CudaStream>);
+pub(crate) struct CuEvent(CudaEvent);
+/// Page-locked host memory (`cuMemHostAlloc`).
+pub(crate) struct CuPinned {
+    /// Owns the allocation (freed when dropped); `ptr` points into it.
+    _slice: PinnedHostSlice<u8>,
+    ptr: *mut u8,
+}
+
+// SAFETY: the allocation and its pointer move together; the runtime's `Pinned` hands the
+// memory out only behind `&`/`&mut` borrows after waiting for its copies.
+unsafe impl Send for CuPinned {}
+
+impl CuPinned {
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+}
 
 impl CuDevice {
     pub(crate) fn open(index: usize) -> Result<(DeviceInfo, Self), GpuError> {
@@ -212,8 +231,32 @@ impl CuDevice {
         self.finish()
     }
 
+    pub(crate) fn queue(&self) -> Result<CuQueue, GpuError> {
+        self.ctx
+            .new_stream()
+            .map(CuQueue)
+            .map_err(|e| driver("creating a stream", e))
+    }
+
+    pub(crate) fn pinned(&self, bytes: usize) -> Result<CuPinned, GpuError> {
+        // SAFETY: the memory is uninitialised; `Pinned` zeroes it before handing it out.
+        let mut slice = unsafe { self.ctx.alloc_pinned_with_flags::<u8>(bytes.max(8), 0) }
+            .map_err(|e| GpuError::Alloc {
+                backend: B,
+                device: self.name.clone(),
+                bytes,
+                why: format!("pinned host memory: {e}"),
+            })?;
+        let ptr = slice
+            .as_mut_ptr()
+            .map_err(|e| driver("pinned host memory", e))?;
+        Ok(CuPinned { _slice: slice, ptr })
+    }
+
+    /// Runs `name` on `queue`, or on the device's own stream.
     pub(crate) fn launch(
         &self,
+        queue: Option<&CuQueue>,
         p: &CuProgram,
         name: &str,
         threads: usize,
@@ -222,7 +265,8 @@ impl CuDevice {
         let f: CudaFunction =
             p.0.load_function(name)
                 .map_err(|e| driver(&format!("finding kernel {name}"), e))?;
-        let mut run = self.stream.launch_builder(&f);
+        let stream = queue.map_or(&self.stream, |q| &q.0);
+        let mut run = stream.launch_builder(&f);
         for a in args {
             match a {
                 Arg::Buf(b) => match &b.imp {
@@ -255,5 +299,90 @@ impl CuDevice {
         self.stream
             .synchronize()
             .map_err(|e| driver("waiting for the stream", e))
+    }
+}
+
+impl CuQueue {
+    /// Copies `len` bytes from `src` into `b` at `offset`, without waiting.
+    ///
+    /// # Safety
+    /// `src` must stay valid and unchanged until the copy has run, and `offset + len` must
+    /// fit the buffer.
+    pub(crate) unsafe fn write(
+        &self,
+        b: &CuBuffer,
+        offset: usize,
+        src: *const u8,
+        len: usize,
+    ) -> Result<(), GpuError> {
+        let (dst, _record) = b.0.device_ptr(&self.0);
+        // SAFETY: the caller's contract.
+        unsafe {
+            result::memcpy_htod_async(
+                dst + offset as u64,
+                std::slice::from_raw_parts(src, len),
+                self.0.cu_stream(),
+            )
+        }
+        .map_err(|e| driver("an asynchronous write", e))
+    }
+
+    /// Copies `len` bytes of `b` at `offset` into `dst`, without waiting.
+    ///
+    /// # Safety
+    /// `dst` must stay valid and untouched until the copy has run, and `offset + len`
+    /// must fit the buffer.
+    pub(crate) unsafe fn read(
+        &self,
+        b: &CuBuffer,
+        offset: usize,
+        dst: *mut u8,
+        len: usize,
+    ) -> Result<(), GpuError> {
+        let (src, _record) = b.0.device_ptr(&self.0);
+        // SAFETY: the caller's contract.
+        unsafe {
+            result::memcpy_dtoh_async(
+                std::slice::from_raw_parts_mut(dst, len),
+                src + offset as u64,
+                self.0.cu_stream(),
+            )
+        }
+        .map_err(|e| driver("an asynchronous read", e))
+    }
+
+    /// Zeroes the first `len` bytes of `b`.
+    pub(crate) fn zero(&self, b: &CuBuffer, len: usize) -> Result<(), GpuError> {
+        let (dst, _record) = b.0.device_ptr(&self.0);
+        // SAFETY: `len` fits the buffer (the caller's check).
+        unsafe { result::memset_d8_async(dst, 0, len, self.0.cu_stream()) }
+            .map_err(|e| driver("clearing a buffer", e))
+    }
+
+    pub(crate) fn record(&self) -> Result<CuEvent, GpuError> {
+        self.0
+            .record_event(None)
+            .map(CuEvent)
+            .map_err(|e| driver("recording an event", e))
+    }
+
+    pub(crate) fn wait(&self, e: &CuEvent) -> Result<(), GpuError> {
+        self.0
+            .wait(&e.0)
+            .map_err(|e| driver("waiting for an event", e))
+    }
+
+    pub(crate) fn finish(&self) -> Result<(), GpuError> {
+        self.0
+            .synchronize()
+            .map_err(|e| driver("waiting for a stream", e))
+    }
+}
+
+impl CuEvent {
+    pub(crate) fn wait(&self) -> Result<(), GpuError> {
+        self.0
+            .synchronize()
+            .map_err(|e| driver("waiting for an event", e))
     }
 }

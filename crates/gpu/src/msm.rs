@@ -14,6 +14,12 @@
 //!
 //! The host computes the prefix sums and the chunk table (a pass over the
 //! `windows · 2^(c−1)` counts, not over the points).
+//!
+//! Transfers overlap the work: scalars (and bases that are not resident) cross in pieces
+//! of [`PIECE`] points through pinned memory on a copy stream, the digits of one piece
+//! computed while the next travels and the bases arriving under the counting and the
+//! scatter; the windows are then cut into up to [`WINDOW_STREAMS`] groups, each run on a
+//! stream of its own. Scratch buffers and pinned memory come from the device's pool.
 
 use std::sync::Arc;
 
@@ -43,6 +49,8 @@ pub struct DeviceMsm {
     device: Arc<Device>,
     /// Window bits, or `None` for the size-based default.
     window: Option<u32>,
+    /// Points per piece of the overlapped uploads.
+    piece: usize,
 }
 
 impl DeviceMsm {
@@ -50,7 +58,14 @@ impl DeviceMsm {
         Self {
             device,
             window: None,
+            piece: PIECE,
         }
+    }
+
+    /// Uploads in pieces of `points` (at least one) instead of [`PIECE`].
+    pub fn with_piece(mut self, points: usize) -> Self {
+        self.piece = points.max(1);
+        self
     }
 
     /// A fixed window of `c` bits (2..=16), instead of the size-based default.
@@ -70,28 +85,31 @@ impl DeviceMsm {
         self.window.unwrap_or_else(|| default_window(n))
     }
 
-    /// `bases` on the device, to be used by many MSMs ([`Self::msm_resident`]).
+    /// `bases` on the device, to be used by many MSMs ([`Self::msm_resident`]). The copy
+    /// runs on a stream of its own in pieces through pinned memory, so it may run on one
+    /// thread while kernels run on the device's queue on another (Groth16's prefetch).
     pub fn upload_bases<C: DeviceCurve>(
         &self,
         bases: &[Affine<C>],
     ) -> Result<ResidentBases<C>, GpuError> {
-        let n = bases.len();
-        if u32::try_from(n).map_or(true, |n| n >= 1 << 31) {
-            return Err(GpuError::Unsupported(format!(
-                "{n} points in one device MSM"
-            )));
+        check_size(bases.len())?;
+        let d = &*self.device;
+        let affine_bytes = 16 * C::Base::WORDS;
+        let buf = d.alloc(affine_bytes * bases.len())?;
+        let stream = d.stream()?;
+        let mut staged = Vec::new();
+        for first in (0..bases.len()).step_by(self.piece) {
+            let part = &bases[first..(first + self.piece).min(bases.len())];
+            let mut pinned = d.pinned(affine_bytes * part.len())?;
+            pinned
+                .as_mut_slice::<u64>()?
+                .copy_from_slice(&bases_words(part));
+            stream.upload(&buf, affine_bytes * first, &mut pinned)?;
+            staged.push(pinned);
         }
-        let mut words = Vec::with_capacity(n * 2 * C::Base::WORDS);
-        let zero = vec![0u64; 2 * C::Base::WORDS];
-        for p in bases {
-            if p.infinity {
-                words.extend_from_slice(&zero);
-            } else {
-                affine_words(p, &mut words);
-            }
-        }
+        stream.finish()?;
         Ok(ResidentBases {
-            buf: self.device.upload(&words)?,
+            buf,
             infinity: bases.iter().map(|p| p.infinity).collect(),
             _curve: std::marker::PhantomData,
         })
@@ -109,23 +127,23 @@ impl DeviceMsm {
                 scalars: scalars.len(),
             });
         }
-        self.run_on(bases, scalars)
+        self.run(Bases::Resident(bases), scalars)
             .map_err(|e| MsmError::Device(e.to_string()))
     }
 
-    fn run_on<C: DeviceCurve>(
+    /// The pipeline (module docs). Streams: `copy` takes the uploads in pieces (host
+    /// conversion, transfer and the digits kernel overlap); `main` counts the digits and
+    /// uploads the rows; then each group of windows runs scatter, SpMV and reduction on
+    /// a stream of its own.
+    fn run<C: DeviceCurve>(
         &self,
-        bases: &ResidentBases<C>,
+        bases: Bases<'_, C>,
         scalars: &[C::Scalar],
     ) -> Result<Jacobian<C>, GpuError> {
         let n = scalars.len();
+        check_size(n)?;
         if n == 0 {
             return Ok(Jacobian::identity());
-        }
-        // The point at infinity adds nothing: its scalar is zeroed, so it has no digits.
-        let mut limbs = Vec::with_capacity(4 * n);
-        for (k, &inf) in scalars.iter().zip(&bases.infinity) {
-            limbs.extend_from_slice(&if inf { [0; 4] } else { C::scalar_limbs(k) });
         }
         let n32 = n as u32;
         let c = self.window_for(n);
@@ -133,6 +151,8 @@ impl DeviceMsm {
         let windows = (bits + 1).div_ceil(c);
         let half = 1usize << (c - 1);
         let buckets = windows as usize * half;
+        let point_words = 4 * C::Base::WORDS;
+        let affine_bytes = 16 * C::Base::WORDS;
 
         let d = &*self.device;
         let mut src = Source::new();
@@ -140,24 +160,81 @@ impl DeviceMsm {
         let prog = d.program(src.text())?;
         let g = C::DEVICE_NAME;
 
-        let scalars_buf = d.upload(&limbs)?;
-        let bases_buf = &bases.buf;
-        let digits = d.alloc(4 * n * windows as usize)?;
-        let counts_buf = d.alloc(4 * buckets)?;
-        d.launch(
-            &prog,
-            "fz_msm_digits",
-            n,
-            &[
-                Arg::Buf(&scalars_buf),
-                Arg::U32(n32),
-                Arg::U32(c),
-                Arg::U32(windows),
-                Arg::Buf(&digits),
-                Arg::Buf(&counts_buf),
-            ],
-        )?;
-        let counts: Vec<u32> = d.read_vec(&counts_buf, buckets)?;
+        // Buffers first: they go back to the pool after the streams (declared below,
+        // dropped first) have waited for their work.
+        let scalars_buf = d.scratch(32 * n)?;
+        let digits = d.scratch(4 * n * windows as usize)?;
+        let counts_buf = d.scratch(4 * buckets)?;
+        let host_bases = match bases {
+            Bases::Host(b) => Some((b, d.scratch(affine_bytes * n)?)),
+            Bases::Resident(_) => None,
+        };
+        let bases_buf: &crate::Buffer = match (&bases, &host_bases) {
+            (Bases::Resident(r), _) => &r.buf,
+            (_, Some((_, buf))) => buf,
+            _ => unreachable!("host bases have their buffer"),
+        };
+        let mut staged = Vec::new();
+        let main = d.stream()?;
+        let copy = d.stream()?;
+        main.zero(&counts_buf, 4 * buckets)?;
+
+        // Scalars up in pieces; each piece's digits while the next one travels. The point
+        // at infinity adds nothing: its scalar is zeroed, so it has no digits.
+        let infinity = |i: usize| match bases {
+            Bases::Host(b) => b[i].infinity,
+            Bases::Resident(r) => r.infinity[i],
+        };
+        let piece = self.piece;
+        for first in (0..n).step_by(piece) {
+            let count = piece.min(n - first);
+            let mut pinned = d.pinned(32 * count)?;
+            for (i, out) in pinned
+                .as_mut_slice::<u64>()?
+                .chunks_exact_mut(4)
+                .enumerate()
+            {
+                if !infinity(first + i) {
+                    out.copy_from_slice(&C::scalar_limbs(&scalars[first + i]));
+                }
+            }
+            copy.upload(&scalars_buf, 32 * first, &mut pinned)?;
+            main.wait(&copy.record()?)?;
+            main.launch(
+                &prog,
+                "fz_msm_digits",
+                count,
+                &[
+                    Arg::Buf(&scalars_buf),
+                    Arg::U32(n32),
+                    Arg::U32(first as u32),
+                    Arg::U32(count as u32),
+                    Arg::U32(c),
+                    Arg::U32(windows),
+                    Arg::Buf(&digits),
+                    Arg::Buf(&counts_buf),
+                ],
+            )?;
+            staged.push(pinned);
+        }
+        // Bases (when not resident) follow on the copy stream, under the counting and the
+        // scatter; only the SpMV waits for them.
+        if let Some((b, buf)) = &host_bases {
+            for first in (0..n).step_by(piece) {
+                let count = piece.min(n - first);
+                let mut pinned = d.pinned(affine_bytes * count)?;
+                pinned
+                    .as_mut_slice::<u64>()?
+                    .copy_from_slice(&bases_words(&b[first..first + count]));
+                copy.upload(buf, affine_bytes * first, &mut pinned)?;
+                staged.push(pinned);
+            }
+        }
+        let bases_ready = copy.record()?;
+
+        let mut counts = d.pinned(4 * buckets)?;
+        main.download(&counts_buf, 0, &mut counts)?;
+        let counts: Vec<u32> = counts.as_slice::<u32>()?.to_vec();
 
         // Rows (exclusive prefix sums) and their chunks.
         let mut offsets = Vec::with_capacity(buckets + 1);
@@ -179,88 +256,181 @@ impl DeviceMsm {
         let chunks = chunk_start.len();
         chunk_start.push(at);
 
-        let cursor = d.upload(&offsets)?;
-        let entries = d.alloc(4 * at as usize)?;
-        d.launch(
-            &prog,
-            "fz_msm_scatter",
-            n * windows as usize,
-            &[
-                Arg::Buf(&digits),
-                Arg::U32(n32),
-                Arg::U32(windows),
-                Arg::Buf(&cursor),
-                Arg::Buf(&entries),
-            ],
-        )?;
+        let cursor = d.scratch(4 * offsets.len())?;
+        let chunk_buf = d.scratch(4 * chunk_start.len())?;
+        let bucket_chunk_buf = d.scratch(4 * bucket_chunks.len())?;
+        for (buf, words) in [
+            (&cursor, &offsets),
+            (&chunk_buf, &chunk_start),
+            (&bucket_chunk_buf, &bucket_chunks),
+        ] {
+            let mut pinned = d.pinned(4 * words.len())?;
+            pinned.as_mut_slice::<u32>()?.copy_from_slice(words);
+            main.upload(buf, 0, &mut pinned)?;
+            staged.push(pinned);
+        }
+        let rows_ready = main.record()?;
 
-        let point_words = 4 * C::Base::WORDS;
-        let chunk_buf = d.upload(&chunk_start)?;
-        let partial = d.alloc(8 * point_words * chunks)?;
-        d.launch(
-            &prog,
-            &format!("{g}_msm_chunk_sums"),
-            chunks,
-            &[
-                Arg::Buf(bases_buf),
-                Arg::Buf(&entries),
-                Arg::Buf(&chunk_buf),
-                Arg::U32(chunks as u32),
-                Arg::Buf(&partial),
-            ],
-        )?;
-        let bucket_chunk_buf = d.upload(&bucket_chunks)?;
-        let bucket_sums = d.alloc(8 * point_words * buckets)?;
-        d.launch(
-            &prog,
-            &format!("{g}_msm_bucket_sums"),
-            buckets,
-            &[
-                Arg::Buf(&partial),
-                Arg::Buf(&bucket_chunk_buf),
-                Arg::U32(buckets as u32),
-                Arg::Buf(&bucket_sums),
-            ],
-        )?;
-
+        let entries = d.scratch(4 * at as usize)?;
+        let partial = d.scratch(8 * point_words * chunks)?;
+        let bucket_sums = d.scratch(8 * point_words * buckets)?;
         let segments = half.min(MAX_SEGMENTS);
         let len = half / segments;
         let parts = windows as usize * segments;
-        let running = d.alloc(8 * point_words * parts)?;
-        let weighted = d.alloc(8 * point_words * parts)?;
-        d.launch(
-            &prog,
-            &format!("{g}_msm_reduce"),
-            parts,
-            &[
-                Arg::Buf(&bucket_sums),
-                Arg::U32(half as u32),
-                Arg::U32(windows),
-                Arg::U32(segments as u32),
-                Arg::Buf(&running),
-                Arg::Buf(&weighted),
-            ],
-        )?;
-        let r: Vec<u64> = d.read_vec(&running, point_words * parts)?;
-        let t: Vec<u64> = d.read_vec(&weighted, point_words * parts)?;
+        let running = d.scratch(8 * point_words * parts)?;
+        let weighted = d.scratch(8 * point_words * parts)?;
+
+        // Groups of windows, each on a stream of its own.
+        let groups = window_groups(windows);
+        let streams = groups
+            .iter()
+            .map(|_| d.stream())
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut results = Vec::with_capacity(groups.len());
+        for (&(w0, w1), s) in groups.iter().zip(&streams) {
+            let (b0, b1) = (w0 as usize * half, w1 as usize * half);
+            let (k0, k1) = (bucket_chunks[b0], bucket_chunks[b1]);
+            s.wait(&rows_ready)?;
+            s.launch(
+                &prog,
+                "fz_msm_scatter",
+                n * (w1 - w0) as usize,
+                &[
+                    Arg::Buf(&digits),
+                    Arg::U32(n32),
+                    Arg::U32(w0),
+                    Arg::U32(w1),
+                    Arg::Buf(&cursor),
+                    Arg::Buf(&entries),
+                ],
+            )?;
+            s.wait(&bases_ready)?;
+            s.launch(
+                &prog,
+                &format!("{g}_msm_chunk_sums"),
+                (k1 - k0) as usize,
+                &[
+                    Arg::Buf(bases_buf),
+                    Arg::Buf(&entries),
+                    Arg::Buf(&chunk_buf),
+                    Arg::U32(k0),
+                    Arg::U32(k1),
+                    Arg::Buf(&partial),
+                ],
+            )?;
+            s.launch(
+                &prog,
+                &format!("{g}_msm_bucket_sums"),
+                b1 - b0,
+                &[
+                    Arg::Buf(&partial),
+                    Arg::Buf(&bucket_chunk_buf),
+                    Arg::U32(b0 as u32),
+                    Arg::U32(b1 as u32),
+                    Arg::Buf(&bucket_sums),
+                ],
+            )?;
+            s.launch(
+                &prog,
+                &format!("{g}_msm_reduce"),
+                (w1 - w0) as usize * segments,
+                &[
+                    Arg::Buf(&bucket_sums),
+                    Arg::U32(half as u32),
+                    Arg::U32(w0),
+                    Arg::U32(w1),
+                    Arg::U32(segments as u32),
+                    Arg::Buf(&running),
+                    Arg::Buf(&weighted),
+                ],
+            )?;
+            let bytes = 8 * point_words * (w1 - w0) as usize * segments;
+            let at = 8 * point_words * w0 as usize * segments;
+            let mut r = d.pinned(bytes)?;
+            let mut t = d.pinned(bytes)?;
+            s.download(&running, at, &mut r)?;
+            s.download(&weighted, at, &mut t)?;
+            results.push((w0, r, t));
+        }
 
         // Σ_d d·bucket_d per window = Σ_s T_s + (s·len)·R_s; then Horner over the windows.
+        let mut sums = vec![Jacobian::<C>::identity(); windows as usize];
+        for (w0, mut r, mut t) in results {
+            let r = r.as_slice::<u64>()?.to_vec();
+            let t = t.as_slice::<u64>()?;
+            for (k, (run, sum)) in r
+                .chunks_exact(point_words)
+                .zip(t.chunks_exact(point_words))
+                .enumerate()
+            {
+                let (w, s) = (w0 as usize + k / segments, k % segments);
+                let run = xyzz_from_words::<C>(run).to_jacobian();
+                let sum = xyzz_from_words::<C>(sum).to_jacobian();
+                sums[w] = sums[w] + sum + run.mul_bigint(&[(s * len) as u64]);
+            }
+        }
         let mut acc = Jacobian::<C>::identity();
-        for w in (0..windows as usize).rev() {
+        for window in sums.into_iter().rev() {
             for _ in 0..c {
                 acc = acc.double();
             }
-            let mut window = Jacobian::<C>::identity();
-            for s in 0..segments {
-                let i = (w * segments + s) * point_words;
-                let run = xyzz_from_words::<C>(&r[i..i + point_words]).to_jacobian();
-                let sum = xyzz_from_words::<C>(&t[i..i + point_words]).to_jacobian();
-                window = window + sum + run.mul_bigint(&[(s * len) as u64]);
-            }
             acc += window;
         }
+        drop(streams);
+        drop((main, copy));
         Ok(acc)
     }
+}
+
+/// Scalars (and host bases) cross in pieces of this many points (by default), so that the
+/// transfer of one overlaps the work on the one before.
+pub const PIECE: usize = 1 << 16;
+/// At most this many streams run groups of windows side by side.
+pub const WINDOW_STREAMS: u32 = 4;
+
+/// The windows cut into at most [`WINDOW_STREAMS`] contiguous groups `[w0, w1)`.
+fn window_groups(windows: u32) -> Vec<(u32, u32)> {
+    let k = WINDOW_STREAMS.min(windows).max(1);
+    (0..k)
+        .map(|i| (windows * i / k, windows * (i + 1) / k))
+        .filter(|(a, b)| a < b)
+        .collect()
+}
+
+/// Where an MSM's bases are.
+enum Bases<'a, C: DeviceCurve> {
+    Host(&'a [Affine<C>]),
+    Resident(&'a ResidentBases<C>),
+}
+
+impl<C: DeviceCurve> Clone for Bases<'_, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C: DeviceCurve> Copy for Bases<'_, C> {}
+
+fn check_size(n: usize) -> Result<(), GpuError> {
+    if u32::try_from(n).map_or(true, |n| n >= 1 << 31) {
+        return Err(GpuError::Unsupported(format!(
+            "{n} points in one device MSM"
+        )));
+    }
+    Ok(())
+}
+
+/// The bases' words as the kernels read them (the point at infinity as zeros).
+fn bases_words<C: DeviceCurve>(bases: &[Affine<C>]) -> Vec<u64> {
+    let mut words = Vec::with_capacity(bases.len() * 2 * C::Base::WORDS);
+    let zero = vec![0u64; 2 * C::Base::WORDS];
+    for p in bases {
+        if p.infinity {
+            words.extend_from_slice(&zero);
+        } else {
+            affine_words(p, &mut words);
+        }
+    }
+    words
 }
 
 impl<C: DeviceCurve> MsmEngine<C> for DeviceMsm {
@@ -275,10 +445,8 @@ impl<C: DeviceCurve> MsmEngine<C> for DeviceMsm {
                 scalars: scalars.len(),
             });
         }
-        let resident = self
-            .upload_bases(bases)
-            .map_err(|e| MsmError::Device(e.to_string()))?;
-        self.msm_resident(&resident, scalars)
+        self.run(Bases::Host(bases), scalars)
+            .map_err(|e| MsmError::Device(e.to_string()))
     }
 }
 

@@ -3,8 +3,11 @@
 //! dynamically). Kernels are compiled at first use for the device and cached in memory
 //! and on disk ([`crate::cache`]). Every driver failure is a [`GpuError`] naming it.
 //!
-//! Work on a device is issued on one in-order queue (an OpenCL command queue, a CUDA
-//! stream); reads block until the queue has run what was issued before them.
+//! The blocking calls on a [`Device`] (`upload`, `read`, `launch`, `finish`) use its own
+//! in-order queue (an OpenCL command queue, a CUDA stream). For overlap there are
+//! [`Stream`]s — further queues, recycled — ordered with each other by [`Event`]s, with
+//! asynchronous copies to and from [`Pinned`] host memory; scratch buffers come from a
+//! per-device pool ([`Device::scratch`]).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -177,7 +180,42 @@ pub struct Device {
     programs: Mutex<HashMap<blake3::Hash, Arc<Program>>>,
     /// The counter table of a counting device ([`crate::count`]).
     counters: Option<Mutex<Buffer>>,
+    pool: Mutex<Pool>,
 }
+
+/// What a device keeps for reuse: idle streams, and scratch buffers and pinned host
+/// memory by size class (a power of two), up to a cap.
+#[derive(Default)]
+struct Pool {
+    queues: Vec<QueueImp>,
+    buffers: HashMap<usize, Vec<BufferImp>>,
+    pinned: HashMap<usize, Vec<PinnedImp>>,
+    /// Bytes held in `buffers` and in `pinned`.
+    buffer_bytes: usize,
+    pinned_bytes: usize,
+    stats: PoolStats,
+}
+
+/// How the pool served requests since the device was opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Scratch buffers and pinned memory handed out again without an allocation.
+    pub reused: u64,
+    /// Those that needed a new allocation.
+    pub allocated: u64,
+    /// Bytes of device memory the pool holds now (idle scratch buffers).
+    pub idle_device_bytes: usize,
+    /// Bytes of pinned host memory the pool holds now.
+    pub idle_pinned_bytes: usize,
+}
+
+/// Allocations are pooled by this class: the power of two at or above, at least 4 KiB.
+fn size_class(bytes: usize) -> usize {
+    bytes.max(4096).next_power_of_two()
+}
+
+/// The most idle memory the pool keeps, device and pinned each.
+const POOL_CAP: usize = 1 << 30;
 
 enum DeviceImp {
     Cl(opencl::ClDevice),
@@ -213,6 +251,7 @@ impl Device {
             imp,
             programs: Mutex::new(HashMap::new()),
             counters: None,
+            pool: Mutex::new(Pool::default()),
         })
     }
 
@@ -358,6 +397,17 @@ impl Device {
         threads: usize,
         args: &[Arg<'_>],
     ) -> Result<(), GpuError> {
+        self.launch_on(None, program, kernel, threads, args)
+    }
+
+    fn launch_on(
+        &self,
+        queue: Option<&QueueImp>,
+        program: &Program,
+        kernel: &str,
+        threads: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
         if threads == 0 {
             return Ok(());
         }
@@ -374,8 +424,26 @@ impl Device {
             None => args,
         };
         match (&self.imp, &program.imp) {
-            (DeviceImp::Cl(d), ProgramImp::Cl(p)) => d.launch(p, kernel, threads, args),
-            (DeviceImp::Cu(d), ProgramImp::Cu(p)) => d.launch(p, kernel, threads, args),
+            (DeviceImp::Cl(d), ProgramImp::Cl(p)) => d.launch(
+                queue.map(|q| match q {
+                    QueueImp::Cl(q) => q.inner(),
+                    QueueImp::Cu(_) => unreachable!("a queue of this device"),
+                }),
+                p,
+                kernel,
+                threads,
+                args,
+            ),
+            (DeviceImp::Cu(d), ProgramImp::Cu(p)) => d.launch(
+                queue.map(|q| match q {
+                    QueueImp::Cu(q) => q,
+                    QueueImp::Cl(_) => unreachable!("a queue of this device"),
+                }),
+                p,
+                kernel,
+                threads,
+                args,
+            ),
             _ => Err(foreign()),
         }
     }
@@ -399,11 +467,363 @@ impl Device {
         self.launch(program, kernel, groups * self.group_size(), args)
     }
 
-    /// Waits until everything issued has run.
+    /// Waits until everything issued on the device's own queue has run (not its
+    /// [`Stream`]s').
     pub fn finish(&self) -> Result<(), GpuError> {
         match &self.imp {
             DeviceImp::Cl(d) => d.finish(),
             DeviceImp::Cu(d) => d.finish(),
+        }
+    }
+
+    fn pool(&self) -> std::sync::MutexGuard<'_, Pool> {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A stream of this device: an idle one from the pool, or a new queue (on an OpenCL
+    /// device that is not a GPU, the device's own queue: see `opencl::ClDevice::queue`).
+    pub fn stream(&self) -> Result<Stream<'_>, GpuError> {
+        let idle = self.pool().queues.pop();
+        let imp = match idle {
+            Some(q) => q,
+            None => match &self.imp {
+                DeviceImp::Cl(d) => QueueImp::Cl(d.queue()?),
+                DeviceImp::Cu(d) => QueueImp::Cu(d.queue()?),
+            },
+        };
+        Ok(Stream {
+            device: self,
+            imp: Some(imp),
+        })
+    }
+
+    /// A scratch buffer of at least `bytes` bytes from the pool (its contents are
+    /// whatever was left in it: clear it with [`Stream::zero`] if it must start at zero).
+    /// It goes back to the pool when dropped, so drop it only once the work that uses it
+    /// has run (a [`Stream`] waits for its work when dropped).
+    pub fn scratch(&self, bytes: usize) -> Result<Scratch<'_>, GpuError> {
+        let class = size_class(bytes);
+        let idle = {
+            let mut pool = self.pool();
+            let b = pool.buffers.get_mut(&class).and_then(Vec::pop);
+            if b.is_some() {
+                pool.buffer_bytes -= class;
+                pool.stats.reused += 1;
+            } else {
+                pool.stats.allocated += 1;
+            }
+            b
+        };
+        let imp = match idle {
+            Some(b) => b,
+            None => self.alloc_with(class, false)?.imp,
+        };
+        Ok(Scratch {
+            device: self,
+            buf: Some(Buffer { imp, len: bytes }),
+            class,
+        })
+    }
+
+    /// `bytes` bytes of page-locked host memory, zeroed, from the pool: the source and
+    /// target of a [`Stream`]'s asynchronous copies.
+    pub fn pinned(&self, bytes: usize) -> Result<Pinned<'_>, GpuError> {
+        let class = size_class(bytes);
+        let idle = {
+            let mut pool = self.pool();
+            let p = pool.pinned.get_mut(&class).and_then(Vec::pop);
+            if p.is_some() {
+                pool.pinned_bytes -= class;
+                pool.stats.reused += 1;
+            } else {
+                pool.stats.allocated += 1;
+            }
+            p
+        };
+        let imp = match idle {
+            Some(p) => p,
+            None => match &self.imp {
+                DeviceImp::Cl(d) => PinnedImp::Cl(d.pinned(class)?),
+                DeviceImp::Cu(d) => PinnedImp::Cu(d.pinned(class)?),
+            },
+        };
+        let mut p = Pinned {
+            device: self,
+            imp: Some(imp),
+            len: bytes,
+            class,
+            pending: Vec::new(),
+        };
+        p.bytes_mut()?.fill(0);
+        Ok(p)
+    }
+
+    /// How the pool has served scratch buffers and pinned memory.
+    pub fn pool_stats(&self) -> PoolStats {
+        let pool = self.pool();
+        PoolStats {
+            idle_device_bytes: pool.buffer_bytes,
+            idle_pinned_bytes: pool.pinned_bytes,
+            ..pool.stats
+        }
+    }
+}
+
+/// A further in-order queue on a device (an OpenCL command queue, a CUDA stream): what is
+/// issued on one stream runs in order; streams run side by side, ordered with each other
+/// only by [`Event`]s. Dropping a stream waits for its work and returns it to the
+/// device's pool.
+pub struct Stream<'d> {
+    device: &'d Device,
+    imp: Option<QueueImp>,
+}
+
+pub(crate) enum QueueImp {
+    Cl(opencl::ClQueue),
+    Cu(cuda::CuQueue),
+}
+
+/// A point in a stream's work: everything issued on it before the event was recorded.
+pub struct Event(EventImp);
+
+enum EventImp {
+    Cl(opencl::ClEvent),
+    Cu(cuda::CuEvent),
+}
+
+impl Event {
+    /// Blocks the host until the work before the event has run.
+    pub fn wait(&self) -> Result<(), GpuError> {
+        match &self.0 {
+            EventImp::Cl(e) => e.wait(),
+            EventImp::Cu(e) => e.wait(),
+        }
+    }
+}
+
+impl Stream<'_> {
+    fn q(&self) -> &QueueImp {
+        self.imp
+            .as_ref()
+            .expect("a stream holds its queue until dropped")
+    }
+
+    pub fn device(&self) -> &Device {
+        self.device
+    }
+
+    /// Runs `kernel` of `program` on `threads` threads, after what was issued before on
+    /// this stream.
+    pub fn launch(
+        &self,
+        program: &Program,
+        kernel: &str,
+        threads: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        self.device
+            .launch_on(Some(self.q()), program, kernel, threads, args)
+    }
+
+    /// An event for everything issued on this stream so far.
+    pub fn record(&self) -> Result<Event, GpuError> {
+        Ok(Event(match self.q() {
+            QueueImp::Cl(q) => EventImp::Cl(q.record()?),
+            QueueImp::Cu(q) => EventImp::Cu(q.record()?),
+        }))
+    }
+
+    /// What is issued on this stream from now on runs after `event`'s work.
+    pub fn wait(&self, event: &Event) -> Result<(), GpuError> {
+        match (self.q(), &event.0) {
+            (QueueImp::Cl(q), EventImp::Cl(e)) => q.wait(e),
+            (QueueImp::Cu(q), EventImp::Cu(e)) => q.wait(e),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Zeroes the first `bytes` bytes of `buf` (a multiple of 4).
+    pub fn zero(&self, buf: &Buffer, bytes: usize) -> Result<(), GpuError> {
+        check_fits(bytes, 0, buf)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        match (self.q(), &buf.imp) {
+            (QueueImp::Cl(q), BufferImp::Cl(b)) => q.zero(b, bytes),
+            (QueueImp::Cu(q), BufferImp::Cu(b)) => q.zero(b, bytes),
+            _ => Err(foreign()),
+        }
+    }
+
+    /// Copies all of `src` into `dst` from byte `at`, without waiting: `src` cannot be
+    /// touched on the host until the copy has run ([`Pinned`] waits for it).
+    pub fn upload(&self, dst: &Buffer, at: usize, src: &mut Pinned<'_>) -> Result<(), GpuError> {
+        check_fits(src.len, at, dst)?;
+        if src.len > 0 {
+            let (ptr, len) = (src.ptr(), src.len);
+            // SAFETY (both arms): `src` records the event below and waits for it before the
+            // host touches or frees its memory; the copy fits `dst` (checked).
+            match (self.q(), &dst.imp) {
+                // SAFETY: as above.
+                (QueueImp::Cl(q), BufferImp::Cl(b)) => unsafe { q.write(b, at, ptr, len) },
+                // SAFETY: as above.
+                (QueueImp::Cu(q), BufferImp::Cu(b)) => unsafe { q.write(b, at, ptr, len) },
+                _ => Err(foreign()),
+            }?;
+            src.pending.push(self.record()?);
+        }
+        Ok(())
+    }
+
+    /// Copies `dst.len()` bytes of `src` from byte `at` into `dst`, without waiting:
+    /// reading `dst` waits for the copy.
+    pub fn download(&self, src: &Buffer, at: usize, dst: &mut Pinned<'_>) -> Result<(), GpuError> {
+        check_fits(dst.len, at, src)?;
+        if dst.len > 0 {
+            let (ptr, len) = (dst.ptr(), dst.len);
+            match (self.q(), &src.imp) {
+                // SAFETY: as for `upload`; the host cannot read `dst` before the copy has run.
+                (QueueImp::Cl(q), BufferImp::Cl(b)) => unsafe { q.read(b, at, ptr, len) },
+                // SAFETY: as above.
+                (QueueImp::Cu(q), BufferImp::Cu(b)) => unsafe { q.read(b, at, ptr, len) },
+                _ => Err(foreign()),
+            }?;
+            dst.pending.push(self.record()?);
+        }
+        Ok(())
+    }
+
+    /// Waits until everything issued on this stream has run.
+    pub fn finish(&self) -> Result<(), GpuError> {
+        match self.q() {
+            QueueImp::Cl(q) => q.finish(),
+            QueueImp::Cu(q) => q.finish(),
+        }
+    }
+}
+
+impl Drop for Stream<'_> {
+    fn drop(&mut self) {
+        // A stream whose work cannot be waited for is not reused.
+        if self.finish().is_ok() {
+            if let Some(q) = self.imp.take() {
+                self.device.pool().queues.push(q);
+            }
+        }
+    }
+}
+
+fn check_fits(bytes: usize, at: usize, buf: &Buffer) -> Result<(), GpuError> {
+    if at.checked_add(bytes).is_none_or(|end| end > buf.len) {
+        return Err(GpuError::Unsupported(format!(
+            "{bytes} bytes at {at} in a buffer of {}",
+            buf.len
+        )));
+    }
+    Ok(())
+}
+
+/// A scratch buffer from a device's pool ([`Device::scratch`]); back to the pool when
+/// dropped.
+pub struct Scratch<'d> {
+    device: &'d Device,
+    buf: Option<Buffer>,
+    class: usize,
+}
+
+impl std::ops::Deref for Scratch<'_> {
+    type Target = Buffer;
+    fn deref(&self) -> &Buffer {
+        self.buf.as_ref().expect("held until dropped")
+    }
+}
+
+impl Drop for Scratch<'_> {
+    fn drop(&mut self) {
+        let mut pool = self.device.pool();
+        if pool.buffer_bytes + self.class <= POOL_CAP {
+            if let Some(b) = self.buf.take() {
+                pool.buffer_bytes += self.class;
+                pool.buffers.entry(self.class).or_default().push(b.imp);
+            }
+        }
+    }
+}
+
+/// Page-locked host memory ([`Device::pinned`]): the source and target of a stream's
+/// asynchronous copies. Host access waits for the copies in flight; back to the pool
+/// when dropped (after they have run).
+pub struct Pinned<'d> {
+    device: &'d Device,
+    imp: Option<PinnedImp>,
+    len: usize,
+    class: usize,
+    pending: Vec<Event>,
+}
+
+enum PinnedImp {
+    Cl(opencl::ClPinned),
+    Cu(cuda::CuPinned),
+}
+
+impl Pinned<'_> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn ptr(&self) -> *mut u8 {
+        match self.imp.as_ref().expect("held until dropped") {
+            PinnedImp::Cl(p) => p.ptr(),
+            PinnedImp::Cu(p) => p.ptr(),
+        }
+    }
+
+    /// Waits for the copies in flight.
+    fn settle(&mut self) -> Result<(), GpuError> {
+        for e in self.pending.drain(..) {
+            e.wait()?;
+        }
+        Ok(())
+    }
+
+    fn bytes_mut(&mut self) -> Result<&mut [u8], GpuError> {
+        self.settle()?;
+        // SAFETY: `len` bytes of the allocation (at least `class`), no copy in flight,
+        // and `&mut self` keeps the stream calls out until the borrow ends.
+        Ok(unsafe { std::slice::from_raw_parts_mut(self.ptr(), self.len) })
+    }
+
+    /// The contents as words, once the copies in flight have run.
+    pub fn as_slice<T: Word>(&mut self) -> Result<&[T], GpuError> {
+        Ok(bytemuck::cast_slice(self.bytes_mut()?))
+    }
+
+    /// The contents as words to fill, once the copies in flight have run.
+    pub fn as_mut_slice<T: Word>(&mut self) -> Result<&mut [T], GpuError> {
+        Ok(bytemuck::cast_slice_mut(self.bytes_mut()?))
+    }
+}
+
+impl Drop for Pinned<'_> {
+    fn drop(&mut self) {
+        // Memory a copy may still reach is neither reused nor freed.
+        if self.settle().is_err() {
+            std::mem::forget(self.imp.take());
+            return;
+        }
+        let Some(p) = self.imp.take() else { return };
+        let mut pool = self.device.pool();
+        if pool.pinned_bytes + self.class <= POOL_CAP {
+            pool.pinned_bytes += self.class;
+            pool.pinned.entry(self.class).or_default().push(p);
+        } else {
+            drop(pool);
+            if let (PinnedImp::Cl(p), DeviceImp::Cl(d)) = (&p, &self.device.imp) {
+                d.unmap(p);
+            }
         }
     }
 }

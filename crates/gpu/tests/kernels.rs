@@ -167,9 +167,11 @@ fn group_formulas<C: DeviceCurve>() {
 
 /// The MSM conformance suite with the device engine (default and small windows).
 fn msm_suite<C: DeviceCurve>(n: usize) {
+    // Pieces of 7 points: several overlapped uploads, the last one short.
     let engines = vec![
         DeviceMsm::new(device()),
         DeviceMsm::new(device()).with_window(3).unwrap(),
+        DeviceMsm::new(device()).with_piece(7),
     ];
     fastzk_testing::msm::every_shape::<C, _>(&engines, n);
     fastzk_testing::msm::small_random_inputs::<C, _>(&engines, 12);
@@ -186,6 +188,88 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
         assert_eq!(e.msm_resident(&resident, &ks).unwrap(), want, "resident");
     }
     assert!(e.msm_resident(&resident, &[]).is_err(), "a length mismatch");
+}
+
+/// Streams, events, pinned memory and the pool: uploads on one stream (one buffer in two
+/// pieces at offsets), the field checks on a second that waits for them, the download on a
+/// third that waits for the kernel — the results the host's; pooled buffers and pinned
+/// memory come back on the next request; copies that do not fit are refused.
+fn streams_and_pool() {
+    use fastzk_field::Field;
+    type F = fastzk_field::bn254::Fr;
+    let d = device();
+    let mut src = Source::new();
+    src.field_checks::<F>();
+    let prog = d.program(src.text()).unwrap();
+    let mut r = rng(21);
+    let n = 1000;
+    let (a, b): (Vec<F>, Vec<F>) = (elements(&mut r, n), elements(&mut r, n));
+    let bytes = 8 * F::WORDS * n;
+    let (ab, bb) = (d.scratch(bytes).unwrap(), d.scratch(bytes).unwrap());
+    let out = d.scratch(5 * bytes).unwrap();
+    let (s1, s2, s3) = (
+        d.stream().unwrap(),
+        d.stream().unwrap(),
+        d.stream().unwrap(),
+    );
+    let (aw, bw) = (to_words(&a), to_words(&b));
+    let cut = 300 * F::WORDS;
+    for (buf, at, words) in [
+        (&ab, 0, &aw[..cut]),
+        (&ab, 8 * cut, &aw[cut..]),
+        (&bb, 0, &bw[..]),
+    ] {
+        let mut p = d.pinned(8 * words.len()).unwrap();
+        p.as_mut_slice::<u64>().unwrap().copy_from_slice(words);
+        s1.upload(buf, at, &mut p).unwrap();
+    }
+    s2.wait(&s1.record().unwrap()).unwrap();
+    s2.launch(
+        &prog,
+        &format!("{}_check_arith", F::DEVICE_NAME),
+        n,
+        &[
+            Arg::Buf(&ab),
+            Arg::Buf(&bb),
+            Arg::U32(n as u32),
+            Arg::Buf(&out),
+        ],
+    )
+    .unwrap();
+    s3.wait(&s2.record().unwrap()).unwrap();
+    let mut got = d.pinned(5 * bytes).unwrap();
+    s3.download(&out, 0, &mut got).unwrap();
+    let got: Vec<F> = from_words(got.as_slice::<u64>().unwrap());
+    for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(
+            got[5 * i..5 * i + 5],
+            [x + y, x - y, x * y, x.square(), -x],
+            "pair {i}"
+        );
+    }
+    // A zeroed buffer reads back as zeros; a copy past the end is an error.
+    s3.zero(&out, 5 * bytes).unwrap();
+    let mut zeros = d.pinned(5 * bytes).unwrap();
+    s3.download(&out, 0, &mut zeros).unwrap();
+    assert!(zeros.as_slice::<u64>().unwrap().iter().all(|&w| w == 0));
+    assert!(s3.download(&out, 8, &mut zeros).is_err(), "past the end");
+    let mut small = d.pinned(16).unwrap();
+    assert!(
+        s1.upload(&ab, bytes - 8, &mut small).is_err(),
+        "past the end"
+    );
+    drop((s1, s2, s3));
+    // Back to the pool and out again without an allocation (same size class).
+    drop((ab, bb, out, got, zeros, small));
+    let before = d.pool_stats();
+    assert!(before.idle_device_bytes >= 7 * bytes && before.idle_pinned_bytes > 0);
+    let again = d.scratch(bytes - 100).unwrap();
+    let pinned = d.pinned(5 * bytes).unwrap();
+    let after = d.pool_stats();
+    assert_eq!(after.reused, before.reused + 2);
+    assert_eq!(after.allocated, before.allocated);
+    assert_eq!(again.len(), bytes - 100);
+    assert_eq!(pinned.len(), 5 * bytes);
 }
 
 /// SpMV against the CPU's on random matrices with empty rows, a row longer than many
@@ -277,7 +361,7 @@ where
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
     let offload = fastzk_gpu::groth16::DeviceOffload::new(device());
-    for (log, n_public) in [(4, 1), (9, 3)] {
+    for (proofs, (log, n_public)) in [(1, (4, 1)), (2, (9, 3))] {
         let params = fastzk_r1cs::synth::SynthParams {
             n_public,
             ..fastzk_r1cs::synth::SynthParams::new(log)
@@ -301,6 +385,8 @@ where
             .unwrap()
             .0;
         assert_eq!(on_device, on_cpu, "2^{log}");
+        // All five MSMs ran on the bases uploaded while the quotient ran.
+        assert_eq!(offload.msms_on_prefetched_bases(), 5 * proofs, "2^{log}");
     }
 }
 
@@ -467,6 +553,7 @@ fn main() {
         cl(),
         group_formulas::<bls12_381::G2Config>,
     );
+    t.when("device::streams_and_pool", cl(), streams_and_pool);
     t.when("device::msm::bn254_g1", cl(), || {
         msm_suite::<bn254::G1Config>(300)
     });
