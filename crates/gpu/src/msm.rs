@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use fastzk_curve::{Affine, Jacobian};
 use fastzk_field::PrimeField;
-use fastzk_msm::{MsmEngine, MsmError};
+use fastzk_msm::{MsmEngine, MsmError, PrecomputedBases};
 
 use crate::runtime::{Arg, Device};
 use crate::source::{affine_words, xyzz_from_words, DeviceCurve, DeviceField, Source};
@@ -111,8 +111,32 @@ impl DeviceMsm {
         Ok(ResidentBases {
             buf,
             infinity: bases.iter().map(|p| p.infinity).collect(),
+            shifts: None,
             _curve: std::marker::PhantomData,
         })
+    }
+
+    /// A fixed-base table on the device (`fastzk_msm::PrecomputedBases`: every window's
+    /// shift `2^(w·c)·P_i` of each base): an MSM over it is one window of `n·windows`
+    /// points — one set of buckets, one reduction, no doublings between windows — at
+    /// `windows` times the memory ([`ResidentBases::device_bytes`]). Its MSMs use the
+    /// table's window, whatever this engine's is.
+    pub fn upload_precomputed<C: DeviceCurve>(
+        &self,
+        table: &PrecomputedBases<C>,
+    ) -> Result<ResidentBases<C>, GpuError> {
+        let m = table.windows() as usize;
+        check_size(table.table().len())?;
+        let mut resident = self.upload_bases(table.table())?;
+        // The unshifted base says whether the point is at infinity (so are its shifts).
+        resident.infinity = resident
+            .infinity
+            .iter()
+            .step_by(m.max(1))
+            .copied()
+            .collect();
+        resident.shifts = Some((table.window(), table.windows()));
+        Ok(resident)
     }
 
     /// `Σ scalars[i]·bases[i]` over bases already on the device.
@@ -146,11 +170,26 @@ impl DeviceMsm {
             return Ok(Jacobian::identity());
         }
         let n32 = n as u32;
-        let c = self.window_for(n);
+        // Precomputed bases: every window's digits into one set of buckets.
+        let shifts = match bases {
+            Bases::Resident(r) => r.shifts,
+            Bases::Host(_) => None,
+        };
+        let shared = shifts.is_some();
+        let c = shifts.map_or_else(|| self.window_for(n), |(c, _)| c);
         let bits = C::Scalar::modulus().bits() as u32;
         let windows = (bits + 1).div_ceil(c);
+        if let Some((_, m)) = shifts {
+            if m != windows {
+                return Err(GpuError::Unsupported(format!(
+                    "a table of {m} shifts for {windows} windows of {c} bits"
+                )));
+            }
+        }
         let half = 1usize << (c - 1);
-        let buckets = windows as usize * half;
+        // Windows that have buckets of their own.
+        let bucket_windows = if shared { 1 } else { windows };
+        let buckets = bucket_windows as usize * half;
         let point_words = 4 * C::Base::WORDS;
         let affine_bytes = 16 * C::Base::WORDS;
 
@@ -211,6 +250,7 @@ impl DeviceMsm {
                     Arg::U32(count as u32),
                     Arg::U32(c),
                     Arg::U32(windows),
+                    Arg::U32(shared as u32),
                     Arg::Buf(&digits),
                     Arg::Buf(&counts_buf),
                 ],
@@ -276,19 +316,25 @@ impl DeviceMsm {
         let bucket_sums = d.scratch(8 * point_words * buckets)?;
         let segments = half.min(MAX_SEGMENTS);
         let len = half / segments;
-        let parts = windows as usize * segments;
+        let parts = bucket_windows as usize * segments;
         let running = d.scratch(8 * point_words * parts)?;
         let weighted = d.scratch(8 * point_words * parts)?;
 
-        // Groups of windows, each on a stream of its own.
-        let groups = window_groups(windows);
+        // Groups of windows, each on a stream of its own (one group over shared buckets).
+        let groups = if shared {
+            vec![(0, windows)]
+        } else {
+            window_groups(windows)
+        };
         let streams = groups
             .iter()
             .map(|_| d.stream())
             .collect::<Result<Vec<_>, _>>()?;
         let mut results = Vec::with_capacity(groups.len());
         for (&(w0, w1), s) in groups.iter().zip(&streams) {
-            let (b0, b1) = (w0 as usize * half, w1 as usize * half);
+            // The windows whose buckets this group sums and reduces.
+            let (r0, r1) = if shared { (0, 1) } else { (w0, w1) };
+            let (b0, b1) = (r0 as usize * half, r1 as usize * half);
             let (k0, k1) = (bucket_chunks[b0], bucket_chunks[b1]);
             s.wait(&rows_ready)?;
             s.launch(
@@ -300,6 +346,8 @@ impl DeviceMsm {
                     Arg::U32(n32),
                     Arg::U32(w0),
                     Arg::U32(w1),
+                    Arg::U32(windows),
+                    Arg::U32(shared as u32),
                     Arg::Buf(&cursor),
                     Arg::Buf(&entries),
                 ],
@@ -333,28 +381,28 @@ impl DeviceMsm {
             s.launch(
                 &prog,
                 &format!("{g}_msm_reduce"),
-                (w1 - w0) as usize * segments,
+                (r1 - r0) as usize * segments,
                 &[
                     Arg::Buf(&bucket_sums),
                     Arg::U32(half as u32),
-                    Arg::U32(w0),
-                    Arg::U32(w1),
+                    Arg::U32(r0),
+                    Arg::U32(r1),
                     Arg::U32(segments as u32),
                     Arg::Buf(&running),
                     Arg::Buf(&weighted),
                 ],
             )?;
-            let bytes = 8 * point_words * (w1 - w0) as usize * segments;
-            let at = 8 * point_words * w0 as usize * segments;
+            let bytes = 8 * point_words * (r1 - r0) as usize * segments;
+            let at = 8 * point_words * r0 as usize * segments;
             let mut r = d.pinned(bytes)?;
             let mut t = d.pinned(bytes)?;
             s.download(&running, at, &mut r)?;
             s.download(&weighted, at, &mut t)?;
-            results.push((w0, r, t));
+            results.push((r0, r, t));
         }
 
         // Σ_d d·bucket_d per window = Σ_s T_s + (s·len)·R_s; then Horner over the windows.
-        let mut sums = vec![Jacobian::<C>::identity(); windows as usize];
+        let mut sums = vec![Jacobian::<C>::identity(); bucket_windows as usize];
         for (w0, mut r, mut t) in results {
             let r = r.as_slice::<u64>()?.to_vec();
             let t = t.as_slice::<u64>()?;
@@ -455,15 +503,26 @@ impl<C: DeviceCurve> MsmEngine<C> for DeviceMsm {
 pub struct ResidentBases<C> {
     buf: crate::Buffer,
     infinity: Vec<bool>,
+    /// A precomputed table's window and shifts per base.
+    shifts: Option<(u32, u32)>,
     _curve: std::marker::PhantomData<C>,
 }
 
 impl<C> ResidentBases<C> {
+    /// The number of bases (not of a table's shifts).
     pub fn len(&self) -> usize {
         self.infinity.len()
     }
     pub fn is_empty(&self) -> bool {
         self.infinity.is_empty()
+    }
+    /// Device memory the bases take (a precomputed table: `windows` times the bases').
+    pub fn device_bytes(&self) -> usize {
+        self.buf.len()
+    }
+    /// The window of a precomputed table.
+    pub fn precomputed_window(&self) -> Option<u32> {
+        self.shifts.map(|(c, _)| c)
     }
 }
 

@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use fastzk_curve::{bls12_381, bn254, Affine, Jacobian};
-use fastzk_field::{Goldilocks, GoldilocksExt2, GoldilocksExt3};
+use fastzk_field::{Field, Goldilocks, GoldilocksExt2, GoldilocksExt3};
 use fastzk_gpu::source::{
     affine_words, from_words, jacobian_from_words, to_words, xyzz_from_words,
 };
@@ -188,6 +188,32 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
         assert_eq!(e.msm_resident(&resident, &ks).unwrap(), want, "resident");
     }
     assert!(e.msm_resident(&resident, &[]).is_err(), "a length mismatch");
+    // Precomputed tables (every window's shift of each base): one window over n·m points.
+    for c in [3, 8] {
+        let table = fastzk_msm::PrecomputedBases::new(&pts, c).unwrap();
+        let pre = e.upload_precomputed(&table).unwrap();
+        assert_eq!((pre.len(), pre.precomputed_window()), (pts.len(), Some(c)));
+        assert_eq!(
+            pre.device_bytes(),
+            table.table().len() * 16 * C::Base::WORDS
+        );
+        let k = pts.len();
+        let random: Vec<C::Scalar> = elements(&mut r, k);
+        for (what, ks) in [
+            ("random", random.clone()),
+            ("zeros", vec![C::Scalar::ZERO; k]),
+            ("ones", vec![C::Scalar::ONE; k]),
+            ("p − 1", vec![-C::Scalar::ONE; k]),
+            ("all equal", vec![random[0]; k]),
+        ] {
+            let want = fastzk_testing::msm::naive(&pts, &ks);
+            assert_eq!(
+                e.msm_resident(&pre, &ks).unwrap(),
+                want,
+                "precomputed, c = {c}, {what}"
+            );
+        }
+    }
 }
 
 /// Streams, events, pinned memory and the pool: uploads on one stream (one buffer in two
@@ -195,7 +221,6 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
 /// third that waits for the kernel — the results the host's; pooled buffers and pinned
 /// memory come back on the next request; copies that do not fit are refused.
 fn streams_and_pool() {
-    use fastzk_field::Field;
     type F = fastzk_field::bn254::Fr;
     let d = device();
     let mut src = Source::new();

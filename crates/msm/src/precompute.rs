@@ -58,6 +58,17 @@ impl<C: MsmCurve> PrecomputedBases<C> {
         self.c
     }
 
+    /// Windows per scalar: the shifts stored per base.
+    pub fn windows(&self) -> u32 {
+        self.windows
+    }
+
+    /// The table, base by base: entry `i·windows + w` is `2^(w·c)·P_i` (a device copies it
+    /// as it is).
+    pub fn table(&self) -> &[Affine<C>] {
+        &self.table
+    }
+
     pub fn len(&self) -> usize {
         self.n
     }

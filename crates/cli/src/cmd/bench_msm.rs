@@ -61,7 +61,8 @@ pub struct MsmBenchArgs {
     pub json: bool,
     /// Also time the fixed-base mode at the same window: every window's shift of each
     /// base computed once (as for a proving key's points), one MSM a single window over
-    /// them. Reports the table's size and build time beside the median.
+    /// them. Reports the table's size and build time beside the median (with --device,
+    /// the table resident on the device and the device memory it takes).
     #[arg(long)]
     pub precompute: bool,
     /// Run on a device (cuda, opencl, auto) instead of the CPU engines; timed host to
@@ -359,9 +360,46 @@ fn bench_device<C: fastzk_gpu::DeviceCurve>(
     })?;
     let median = times[times.len() / 2];
     let resident_median = resident_times[resident_times.len() / 2];
+    drop(resident);
+    // A fixed-base table on the device, at the engine's window (or --window).
+    let fixed = if args.precompute {
+        let c = args
+            .window
+            .unwrap_or_else(|| fastzk_gpu::msm::default_window(n));
+        let t = Instant::now();
+        let table = PrecomputedBases::new(&points, c)?;
+        let build_ms = t.elapsed().as_secs_f64() * 1e3;
+        let on_device = engine.upload_precomputed(&table)?;
+        drop(table);
+        ensure!(
+            engine.msm_resident(&on_device, &scalars)? == first,
+            "the device's precomputed MSM disagrees"
+        );
+        let times = timed_runs(args.runs, || {
+            ensure!(
+                engine.msm_resident(&on_device, &scalars)? == first,
+                "runs disagree"
+            );
+            Ok(())
+        })?;
+        Some(Precomputed {
+            window: c,
+            median_ms: times[times.len() / 2],
+            table_bytes: on_device.device_bytes(),
+            build_ms,
+        })
+    } else {
+        None
+    };
     if args.json {
+        let fixed = fixed.map_or(String::new(), |f| {
+            format!(
+                ",\"precomputed\":{{\"window\":{},\"median_ms\":{:.3},\"device_table_bytes\":{},\"build_ms\":{:.1}}}",
+                f.window, f.median_ms, f.table_bytes, f.build_ms
+            )
+        });
         println!(
-            "{{\"curve\":\"{curve}\",\"group\":\"{group}\",\"log_size\":{},\"scalars\":\"{dist}\",\"engine\":\"device\",\"device\":{:?},\"median_ms\":{median:.3},\"min_ms\":{:.3},\"resident_bases_median_ms\":{resident_median:.3},\"runs\":{},\"checked_against\":\"{checked}\"}}",
+            "{{\"curve\":\"{curve}\",\"group\":\"{group}\",\"log_size\":{},\"scalars\":\"{dist}\",\"engine\":\"device\",\"device\":{:?},\"median_ms\":{median:.3},\"min_ms\":{:.3},\"resident_bases_median_ms\":{resident_median:.3},\"runs\":{},\"checked_against\":\"{checked}\"{fixed}}}",
             args.log_size, info, times[0], times.len()
         );
     } else {
@@ -369,6 +407,15 @@ fn bench_device<C: fastzk_gpu::DeviceCurve>(
             "msm {curve} {group} 2^{} {dist} scalars: median {median:.2} ms (min {:.2}, {} runs) host to host, {resident_median:.2} ms with the bases resident, on {info} (check: {checked})",
             args.log_size, times[0], times.len()
         );
+        if let Some(f) = fixed {
+            println!(
+                "  precomputed bases on the device (window {}): median {:.2} ms, table {:.1} MiB of device memory, built on the CPU in {:.0} ms",
+                f.window,
+                f.median_ms,
+                f.table_bytes as f64 / (1024.0 * 1024.0),
+                f.build_ms
+            );
+        }
     }
     Ok(())
 }
