@@ -3,13 +3,16 @@
 
 /* Load-balanced SpMV (cuZK §4.2): a row (bucket) is cut into chunks of at most a fixed
  * number of entries, one thread per chunk, so a bucket that holds every point (clustered
- * scalars) is summed by many threads. This launch sums chunks first … last − 1;
- * chunk_start has an entry past the last chunk. */
+ * scalars) is summed by many threads. This launch sums the chunks of buckets b0 … b1 − 1
+ * (their range read from bucket_chunks on the device: the host launches enough threads
+ * for the most chunks those buckets can have); chunk_start has an entry past the last
+ * chunk. */
 KERNEL GN(msm_chunk_sums)(GLOBAL const GN(affine) *bases, GLOBAL const u32 *entries,
-                          GLOBAL const u32 *chunk_start, u32 first, u32 last,
-                          GLOBAL GN(xyzz) *partial FZ_COUNTERS) {
+                          GLOBAL const u32 *chunk_start, GLOBAL const u32 *bucket_chunks,
+                          u32 b0, u32 b1, GLOBAL GN(xyzz) *partial FZ_COUNTERS) {
   FZ_COUNT_IN(FZ_K_MSM_CHUNK_SUMS);
-  if (GLOBAL_ID() >= last - first) return;
+  u32 first = bucket_chunks[b0];
+  if (GLOBAL_ID() >= bucket_chunks[b1] - first) return;
   u64 t = first + GLOBAL_ID();
   GN(xyzz) acc = GN(xyzz_zero)();
   for (u32 k = chunk_start[t]; k < chunk_start[t + 1]; k++) {

@@ -2,8 +2,11 @@
 //!
 //! 1. **Digits** (one thread per point): signed `c`-bit windows of each scalar, counted per
 //!    bucket with atomics — the ELL matrix of cuZK, never stored as such.
-//! 2. **Transpose to CSR**: the counts' prefix sums give each bucket's row; a scatter
-//!    kernel puts every point index (with its digit's sign) into the next slot of its row.
+//! 2. **Transpose to CSR**: the counts' prefix sums give each bucket's row (work-group
+//!    scans, their totals scanned and added back), the prefix sums of each bucket's chunk
+//!    count where its chunks start, and a kernel writes every chunk's first entry; a
+//!    scatter kernel puts every point index (with its digit's sign) into the next slot of
+//!    its row. The counts never leave the device: the host reads only the segment sums.
 //! 3. **Load-balanced SpMV**: rows are cut into chunks of at most [`CHUNK`] entries, one
 //!    thread per chunk adding affine points into an XYZZ accumulator, then one thread per
 //!    bucket adds its chunks — so a bucket that holds every point (all-equal scalars)
@@ -12,8 +15,8 @@
 //!    per segment computing its running and weighted sums; the host combines the few
 //!    segment sums and the windows (Horner over `2^c`).
 //!
-//! The host computes the prefix sums and the chunk table (a pass over the
-//! `windows · 2^(c−1)` counts, not over the points).
+//! With precomputed bases ([`DeviceMsm::upload_precomputed`]) every window's digits go
+//! into one set of buckets, naming the base's shift for that window.
 //!
 //! Transfers overlap the work: scalars (and bases that are not resident) cross in pieces
 //! of [`PIECE`] points through pinned memory on a copy stream, the digits of one piece
@@ -214,6 +217,7 @@ impl DeviceMsm {
             _ => unreachable!("host bases have their buffer"),
         };
         let mut staged = Vec::new();
+        let mut held = Vec::new();
         let main = d.stream()?;
         let copy = d.stream()?;
         main.zero(&counts_buf, 4 * buckets)?;
@@ -272,47 +276,42 @@ impl DeviceMsm {
         }
         let bases_ready = copy.record()?;
 
-        let mut counts = d.pinned(4 * buckets)?;
-        main.download(&counts_buf, 0, &mut counts)?;
-        let counts: Vec<u32> = counts.as_slice::<u32>()?.to_vec();
-
-        // Rows (exclusive prefix sums) and their chunks.
-        let mut offsets = Vec::with_capacity(buckets + 1);
-        let mut bucket_chunks = Vec::with_capacity(buckets + 1);
-        let mut chunk_start = Vec::new();
-        let mut at = 0u32;
-        for &k in &counts {
-            offsets.push(at);
-            bucket_chunks.push(chunk_start.len() as u32);
-            let mut s = 0;
-            while s < k {
-                chunk_start.push(at + s);
-                s += CHUNK as u32;
-            }
-            at += k;
-        }
-        offsets.push(at);
-        bucket_chunks.push(chunk_start.len() as u32);
-        let chunks = chunk_start.len();
-        chunk_start.push(at);
-
-        let cursor = d.scratch(4 * offsets.len())?;
-        let chunk_buf = d.scratch(4 * chunk_start.len())?;
-        let bucket_chunk_buf = d.scratch(4 * bucket_chunks.len())?;
-        for (buf, words) in [
-            (&cursor, &offsets),
-            (&chunk_buf, &chunk_start),
-            (&bucket_chunk_buf, &bucket_chunks),
-        ] {
-            let mut pinned = d.pinned(4 * words.len())?;
-            pinned.as_mut_slice::<u32>()?.copy_from_slice(words);
-            main.upload(buf, 0, &mut pinned)?;
-            staged.push(pinned);
-        }
+        // Rows and their chunks on the device, from the counts: the exclusive prefix sums
+        // of the counts (where each bucket's row starts) and of their chunks (where each
+        // bucket's chunks start), then every chunk's first entry and the scatter's
+        // cursors. Nothing crosses to the host.
+        let offsets = scan(d, &prog, &main, &counts_buf, buckets, 0, &mut held)?;
+        let bucket_chunks = scan(
+            d,
+            &prog,
+            &main,
+            &counts_buf,
+            buckets,
+            CHUNK as u32,
+            &mut held,
+        )?;
+        // Each bucket has at most ⌈its entries / CHUNK⌉ ≤ its entries / CHUNK + 1 chunks.
+        let digit_count = n * windows as usize;
+        let max_chunks = digit_count / CHUNK + buckets;
+        let chunk_buf = d.scratch(4 * (max_chunks + 1))?;
+        let cursor = d.scratch(4 * buckets)?;
+        main.launch(
+            &prog,
+            "fz_msm_chunk_table",
+            buckets,
+            &[
+                Arg::Buf(&offsets),
+                Arg::Buf(&bucket_chunks),
+                Arg::U32(buckets as u32),
+                Arg::U32(CHUNK as u32),
+                Arg::Buf(&chunk_buf),
+                Arg::Buf(&cursor),
+            ],
+        )?;
         let rows_ready = main.record()?;
 
-        let entries = d.scratch(4 * at as usize)?;
-        let partial = d.scratch(8 * point_words * chunks)?;
+        let entries = d.scratch(4 * digit_count)?;
+        let partial = d.scratch(8 * point_words * max_chunks)?;
         let bucket_sums = d.scratch(8 * point_words * buckets)?;
         let segments = half.min(MAX_SEGMENTS);
         let len = half / segments;
@@ -335,7 +334,6 @@ impl DeviceMsm {
             // The windows whose buckets this group sums and reduces.
             let (r0, r1) = if shared { (0, 1) } else { (w0, w1) };
             let (b0, b1) = (r0 as usize * half, r1 as usize * half);
-            let (k0, k1) = (bucket_chunks[b0], bucket_chunks[b1]);
             s.wait(&rows_ready)?;
             s.launch(
                 &prog,
@@ -353,16 +351,20 @@ impl DeviceMsm {
                 ],
             )?;
             s.wait(&bases_ready)?;
+            // As many threads as these buckets can have chunks; the kernel reads how many
+            // they have.
+            let group_digits = n * (w1 - w0) as usize;
             s.launch(
                 &prog,
                 &format!("{g}_msm_chunk_sums"),
-                (k1 - k0) as usize,
+                group_digits / CHUNK + (b1 - b0),
                 &[
                     Arg::Buf(bases_buf),
                     Arg::Buf(&entries),
                     Arg::Buf(&chunk_buf),
-                    Arg::U32(k0),
-                    Arg::U32(k1),
+                    Arg::Buf(&bucket_chunks),
+                    Arg::U32(b0 as u32),
+                    Arg::U32(b1 as u32),
                     Arg::Buf(&partial),
                 ],
             )?;
@@ -372,7 +374,7 @@ impl DeviceMsm {
                 b1 - b0,
                 &[
                     Arg::Buf(&partial),
-                    Arg::Buf(&bucket_chunk_buf),
+                    Arg::Buf(&bucket_chunks),
                     Arg::U32(b0 as u32),
                     Arg::U32(b1 as u32),
                     Arg::Buf(&bucket_sums),
@@ -443,6 +445,63 @@ fn window_groups(windows: u32) -> Vec<(u32, u32)> {
         .map(|i| (windows * i / k, windows * (i + 1) / k))
         .filter(|(a, b)| a < b)
         .collect()
+}
+
+/// The MSM's device prefix sums on `values`, through the host (for tests and other
+/// callers): `values.len() + 1` entries, `f(v) = ⌈v / div⌉` when `div > 0`, else `v`.
+pub fn prefix_sums(device: &Device, values: &[u32], div: u32) -> Result<Vec<u32>, GpuError> {
+    let mut src = Source::new();
+    src.msm_shared();
+    let prog = device.program(src.text())?;
+    let input = device.upload(values)?;
+    let stream = device.stream()?;
+    let mut held = Vec::new();
+    let out = scan(device, &prog, &stream, &input, values.len(), div, &mut held)?;
+    stream.finish()?;
+    device.read_vec(&out, values.len() + 1)
+}
+
+/// Exclusive prefix sums of `f(input[0..n])` on `stream` (`f(v) = ⌈v / div⌉` when
+/// `div > 0`, else `v`): `n + 1` entries, the last one the total. Work-group scans, then
+/// the groups' totals scanned the same way and added back. The buffers it uses are kept
+/// in `held` until the caller's streams have run.
+fn scan<'d>(
+    d: &'d Device,
+    prog: &crate::Program,
+    stream: &crate::runtime::Stream<'d>,
+    input: &crate::Buffer,
+    n: usize,
+    div: u32,
+    held: &mut Vec<crate::runtime::Scratch<'d>>,
+) -> Result<crate::runtime::Scratch<'d>, GpuError> {
+    let group = d.group_size();
+    let groups = (n + 1).div_ceil(group);
+    let out = d.scratch(4 * groups * group)?;
+    let sums = d.scratch(4 * groups)?;
+    stream.launch_groups(
+        prog,
+        "fz_scan_groups",
+        groups,
+        &[
+            Arg::Buf(input),
+            Arg::U32(n as u32),
+            Arg::U32(div),
+            Arg::Buf(&out),
+            Arg::Buf(&sums),
+        ],
+    )?;
+    if groups > 1 {
+        let offsets = scan(d, prog, stream, &sums, groups, 0, held)?;
+        stream.launch_groups(
+            prog,
+            "fz_scan_add",
+            groups,
+            &[Arg::Buf(&out), Arg::Buf(&offsets)],
+        )?;
+        held.push(offsets);
+    }
+    held.push(sums);
+    Ok(out)
 }
 
 /// Where an MSM's bases are.

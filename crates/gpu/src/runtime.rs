@@ -612,6 +612,18 @@ impl Stream<'_> {
         self.device
     }
 
+    /// `groups` work-groups of [`Device::group_size`] threads, after what was issued
+    /// before on this stream.
+    pub fn launch_groups(
+        &self,
+        program: &Program,
+        kernel: &str,
+        groups: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        self.launch(program, kernel, groups * self.device.group_size(), args)
+    }
+
     /// Runs `kernel` of `program` on `threads` threads, after what was issued before on
     /// this stream.
     pub fn launch(

@@ -188,13 +188,19 @@ impl Source {
     /// The MSM kernels for the group (and their shared part), and `{G}_check_formulas`.
     pub fn msm<C: DeviceCurve>(&mut self) -> &mut Self {
         self.curve::<C>();
-        self.once("fz_msm", |s| s.text.push_str(MSM));
+        self.msm_shared();
         self.once(&format!("{}_msm", C::DEVICE_NAME), |s| {
             s.instantiate(
                 &[("FZ_G", C::DEVICE_NAME), ("FZ_E", C::Base::DEVICE_NAME)],
                 MSM_CURVE,
             )
         })
+    }
+
+    /// The MSM's kernels that no group has (digits, scatter, prefix sums, chunk table).
+    pub fn msm_shared(&mut self) -> &mut Self {
+        self.once("fz_msm", |s| s.text.push_str(MSM));
+        self
     }
 
     /// The SpMV and pointwise kernels for the field.

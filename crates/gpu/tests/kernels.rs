@@ -297,6 +297,37 @@ fn streams_and_pool() {
     assert_eq!(pinned.len(), 5 * bytes);
 }
 
+/// The MSM's device prefix sums against the host's, across one, two and three levels of
+/// work-group scans (64 threads a group on OpenCL), plain and as chunk counts.
+fn prefix_sums_match_host() {
+    use rand::Rng;
+    let d = device();
+    let mut r = rng(31);
+    for n in [0usize, 1, 2, 63, 64, 65, 4095, 4096, 4097, 300_001] {
+        let values: Vec<u32> = (0..n)
+            .map(|i| match i % 5 {
+                0 => 0,
+                1 => 1,
+                2 => 32,
+                3 => 33,
+                _ => r.gen_range(0..1000),
+            })
+            .collect();
+        for div in [0, 32] {
+            let f = |v: u32| if div == 0 { v } else { v.div_ceil(div) };
+            let mut want = Vec::with_capacity(n + 1);
+            let mut at = 0u32;
+            for &v in &values {
+                want.push(at);
+                at += f(v);
+            }
+            want.push(at);
+            let got = fastzk_gpu::msm::prefix_sums(&d, &values, div).unwrap();
+            assert_eq!(got, want, "{n} values, div {div}");
+        }
+    }
+}
+
 /// SpMV against the CPU's on random matrices with empty rows, a row longer than many
 /// chunks, and edge values; and `a·b − c`.
 fn spmv_matches_cpu<F: DeviceField>() {
@@ -579,6 +610,7 @@ fn main() {
         group_formulas::<bls12_381::G2Config>,
     );
     t.when("device::streams_and_pool", cl(), streams_and_pool);
+    t.when("device::msm::prefix_sums", cl(), prefix_sums_match_host);
     t.when("device::msm::bn254_g1", cl(), || {
         msm_suite::<bn254::G1Config>(300)
     });
