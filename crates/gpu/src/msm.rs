@@ -160,8 +160,8 @@ impl DeviceMsm {
 
     /// The pipeline (module docs). Streams: `copy` takes the uploads in pieces (host
     /// conversion, transfer and the digits kernel overlap); `main` counts the digits and
-    /// uploads the rows; then each group of windows runs scatter, SpMV and reduction on
-    /// a stream of its own.
+    /// builds the rows; then each group of windows runs scatter, SpMV and reduction on a
+    /// stream of its own.
     fn run<C: DeviceCurve>(
         &self,
         bases: Bases<'_, C>,
@@ -202,8 +202,7 @@ impl DeviceMsm {
         let prog = d.program(src.text())?;
         let g = C::DEVICE_NAME;
 
-        // Buffers first: they go back to the pool after the streams (declared below,
-        // dropped first) have waited for their work.
+        // Scratch buffers: back to the pool for reuse only once no stream is alive.
         let scalars_buf = d.scratch(32 * n)?;
         let digits = d.scratch(4 * n * windows as usize)?;
         let counts_buf = d.scratch(4 * buckets)?;
@@ -217,7 +216,6 @@ impl DeviceMsm {
             _ => unreachable!("host bases have their buffer"),
         };
         let mut staged = Vec::new();
-        let mut held = Vec::new();
         let main = d.stream()?;
         let copy = d.stream()?;
         main.zero(&counts_buf, 4 * buckets)?;
@@ -280,16 +278,8 @@ impl DeviceMsm {
         // of the counts (where each bucket's row starts) and of their chunks (where each
         // bucket's chunks start), then every chunk's first entry and the scatter's
         // cursors. Nothing crosses to the host.
-        let offsets = scan(d, &prog, &main, &counts_buf, buckets, 0, &mut held)?;
-        let bucket_chunks = scan(
-            d,
-            &prog,
-            &main,
-            &counts_buf,
-            buckets,
-            CHUNK as u32,
-            &mut held,
-        )?;
+        let offsets = scan(d, &prog, &main, &counts_buf, buckets, 0)?;
+        let bucket_chunks = scan(d, &prog, &main, &counts_buf, buckets, CHUNK as u32)?;
         // Each bucket has at most ⌈its entries / CHUNK⌉ ≤ its entries / CHUNK + 1 chunks.
         let digit_count = n * windows as usize;
         let max_chunks = digit_count / CHUNK + buckets;
@@ -426,8 +416,6 @@ impl DeviceMsm {
             }
             acc += window;
         }
-        drop(streams);
-        drop((main, copy));
         Ok(acc)
     }
 }
@@ -455,16 +443,14 @@ pub fn prefix_sums(device: &Device, values: &[u32], div: u32) -> Result<Vec<u32>
     let prog = device.program(src.text())?;
     let input = device.upload(values)?;
     let stream = device.stream()?;
-    let mut held = Vec::new();
-    let out = scan(device, &prog, &stream, &input, values.len(), div, &mut held)?;
+    let out = scan(device, &prog, &stream, &input, values.len(), div)?;
     stream.finish()?;
     device.read_vec(&out, values.len() + 1)
 }
 
 /// Exclusive prefix sums of `f(input[0..n])` on `stream` (`f(v) = ⌈v / div⌉` when
 /// `div > 0`, else `v`): `n + 1` entries, the last one the total. Work-group scans, then
-/// the groups' totals scanned the same way and added back. The buffers it uses are kept
-/// in `held` until the caller's streams have run.
+/// the groups' totals scanned the same way and added back.
 fn scan<'d>(
     d: &'d Device,
     prog: &crate::Program,
@@ -472,7 +458,6 @@ fn scan<'d>(
     input: &crate::Buffer,
     n: usize,
     div: u32,
-    held: &mut Vec<crate::runtime::Scratch<'d>>,
 ) -> Result<crate::runtime::Scratch<'d>, GpuError> {
     let group = d.group_size();
     let groups = (n + 1).div_ceil(group);
@@ -491,16 +476,14 @@ fn scan<'d>(
         ],
     )?;
     if groups > 1 {
-        let offsets = scan(d, prog, stream, &sums, groups, 0, held)?;
+        let offsets = scan(d, prog, stream, &sums, groups, 0)?;
         stream.launch_groups(
             prog,
             "fz_scan_add",
             groups,
             &[Arg::Buf(&out), Arg::Buf(&offsets)],
         )?;
-        held.push(offsets);
     }
-    held.push(sums);
     Ok(out)
 }
 

@@ -194,6 +194,22 @@ struct Pool {
     buffer_bytes: usize,
     pinned_bytes: usize,
     stats: PoolStats,
+    /// Streams alive now: while any is, dropped scratch buffers wait in `deferred`, since
+    /// work issued on a stream may still use them.
+    live_streams: usize,
+    deferred: Vec<(usize, BufferImp)>,
+    /// A stream failed to finish: its deferred buffers are freed, not reused.
+    poisoned: bool,
+}
+
+impl Pool {
+    /// Keeps an idle scratch buffer of `class` bytes for reuse, within the cap.
+    fn keep(&mut self, class: usize, b: BufferImp) {
+        if self.buffer_bytes + class <= POOL_CAP {
+            self.buffer_bytes += class;
+            self.buffers.entry(class).or_default().push(b);
+        }
+    }
 }
 
 /// How the pool served requests since the device was opened.
@@ -491,6 +507,7 @@ impl Device {
                 DeviceImp::Cu(d) => QueueImp::Cu(d.queue()?),
             },
         };
+        self.pool().live_streams += 1;
         Ok(Stream {
             device: self,
             imp: Some(imp),
@@ -499,8 +516,10 @@ impl Device {
 
     /// A scratch buffer of at least `bytes` bytes from the pool (its contents are
     /// whatever was left in it: clear it with [`Stream::zero`] if it must start at zero).
-    /// It goes back to the pool when dropped, so drop it only once the work that uses it
-    /// has run (a [`Stream`] waits for its work when dropped).
+    /// Dropped, it goes back to the pool, to be handed out again only once no [`Stream`]
+    /// of the device is alive (each has waited for its work), so work issued on a stream
+    /// never meets a reused buffer, on error paths too. Work on the device's own queue
+    /// ([`Device::launch`]) that uses it must be finished ([`Device::finish`]) first.
     pub fn scratch(&self, bytes: usize) -> Result<Scratch<'_>, GpuError> {
         let class = size_class(bytes);
         let idle = {
@@ -717,9 +736,19 @@ impl Stream<'_> {
 impl Drop for Stream<'_> {
     fn drop(&mut self) {
         // A stream whose work cannot be waited for is not reused.
-        if self.finish().is_ok() {
-            if let Some(q) = self.imp.take() {
-                self.device.pool().queues.push(q);
+        let finished = self.finish().is_ok();
+        let mut pool = self.device.pool();
+        if let Some(q) = self.imp.take().filter(|_| finished) {
+            pool.queues.push(q);
+        }
+        pool.poisoned |= !finished;
+        pool.live_streams -= 1;
+        if pool.live_streams == 0 {
+            let deferred = std::mem::take(&mut pool.deferred);
+            if !std::mem::take(&mut pool.poisoned) {
+                for (class, b) in deferred {
+                    pool.keep(class, b);
+                }
             }
         }
     }
@@ -753,10 +782,11 @@ impl std::ops::Deref for Scratch<'_> {
 impl Drop for Scratch<'_> {
     fn drop(&mut self) {
         let mut pool = self.device.pool();
-        if pool.buffer_bytes + self.class <= POOL_CAP {
-            if let Some(b) = self.buf.take() {
-                pool.buffer_bytes += self.class;
-                pool.buffers.entry(self.class).or_default().push(b.imp);
+        if let Some(b) = self.buf.take() {
+            if pool.live_streams > 0 {
+                pool.deferred.push((self.class, b.imp));
+            } else {
+                pool.keep(self.class, b.imp);
             }
         }
     }

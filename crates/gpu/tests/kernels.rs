@@ -222,7 +222,9 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
 /// memory come back on the next request; copies that do not fit are refused.
 fn streams_and_pool() {
     type F = fastzk_field::bn254::Fr;
-    let d = device();
+    // A device of its own: the other checks use the shared one's pool at the same time.
+    let info = device().info().clone();
+    let d = Device::open(info.backend, info.index).unwrap();
     let mut src = Source::new();
     src.field_checks::<F>();
     let prog = d.program(src.text()).unwrap();
@@ -295,6 +297,26 @@ fn streams_and_pool() {
     assert_eq!(after.allocated, before.allocated);
     assert_eq!(again.len(), bytes - 100);
     assert_eq!(pinned.len(), 5 * bytes);
+    // A buffer dropped while a stream is alive is not handed out before the stream is gone.
+    drop((again, pinned));
+    let s = d.stream().unwrap();
+    let a = d.scratch(3 * bytes).unwrap();
+    drop(a);
+    let before = d.pool_stats();
+    let b = d.scratch(3 * bytes).unwrap();
+    assert_eq!(
+        d.pool_stats().allocated,
+        before.allocated + 1,
+        "not reused under a stream"
+    );
+    drop((b, s));
+    let before = d.pool_stats();
+    let _c = d.scratch(3 * bytes).unwrap();
+    assert_eq!(
+        d.pool_stats().reused,
+        before.reused + 1,
+        "reused once no stream is alive"
+    );
 }
 
 /// The MSM's device prefix sums against the host's, across one, two and three levels of
