@@ -627,10 +627,6 @@ impl Stream<'_> {
             .expect("a stream holds its queue until dropped")
     }
 
-    pub fn device(&self) -> &Device {
-        self.device
-    }
-
     /// `groups` work-groups of [`Device::group_size`] threads, after what was issued
     /// before on this stream.
     pub fn launch_groups(
