@@ -3,7 +3,8 @@
 //! on the device from the witness's upload to the quotient's download, and every MSM
 //! (G1 and G2) runs the device engine. As in cuZK §5, transfers overlap the work: while
 //! the quotient's kernels run on the device's queue, a second thread uploads the key's
-//! MSM bases on a stream of their own, and the MSMs that follow find them resident.
+//! MSM bases on a stream of their own (when they take at most half the device's memory),
+//! and the MSMs that follow find them resident.
 
 use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -183,6 +184,17 @@ where
 
     fn quotient(&self, pk: &ProvingKey<E>, witness: &[E::Fr]) -> Result<Vec<E::Fr>, ProveError> {
         self.prefetched().clear();
+        // The five base sets stay resident until their MSMs: only when they take at most
+        // half the device's memory, so that the quotient's buffers still fit beside them.
+        // (The host's affine size: the device's plus a flag, near enough for a budget.)
+        let g1 = size_of::<Affine<E::G1>>();
+        let g2 = size_of::<Affine<E::G2>>();
+        let bases_bytes = g1
+            * (pk.h_query.len() + pk.a_query.len() + pk.b_g1_query.len() + pk.c_query.len())
+            + g2 * pk.b_g2_query.len();
+        if bases_bytes as u64 > self.device().info().memory / 2 {
+            return self.quotient_on_device(pk, witness);
+        }
         std::thread::scope(|s| {
             let fetch = s.spawn(|| {
                 [
