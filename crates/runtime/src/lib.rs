@@ -1,0 +1,219 @@
+//! fastzk's single-source layer, after ZERA (`zera-compiler-thesis`, §3.2–3.3, §4.3):
+//! protocol code written once runs on the CPU or on a device.
+//!
+//! * A **kernel** is a loop body written once with [`kernel`], in a subset of Rust over a
+//!   field type: the function is the CPU loop's body, and the macro translates it into
+//!   device source in the GPU backend's C dialect (CUDA through NVRTC, OpenCL, PoCL).
+//! * A **reducer** ([`reducer`], or the built-in [`Sum`] and [`Product`]) is an
+//!   associative, commutative combine with its identity, the same on both sides.
+//! * A [`Context`] runs kernels: [`Context::map`] (a new vector from any number of inputs:
+//!   map and zip) and [`Context::map_reduce`] (a kernel's outputs reduced), on the CPU
+//!   (rayon) or on a device, with identical results.
+//! * A [`FieldVec`] knows where its valid copies live ([`Residency`]) and moves lazily,
+//!   through pinned staging, when the other side reads it; the context counts the moves
+//!   ([`Traffic`]).
+//!
+//! ```ignore
+//! use fastzk_runtime::{kernel, Arg, Context, KernelField, Sum};
+//!
+//! #[kernel]
+//! fn inner<F: KernelField>(i: usize, a: &[F], b: &[F]) -> F {
+//!     a[i] * b[i]
+//! }
+//!
+//! let ctx = Context::open(DeviceChoice::Auto)?;
+//! let (a, b) = (ctx.vec(a), ctx.vec(b));
+//! let dot = ctx.map_reduce(Inner, Sum, a.len(), &[Arg::Vec(&a), Arg::Vec(&b)])?[0];
+//! ```
+
+// The macros name this crate by its path, here too.
+extern crate self as fastzk_runtime;
+
+mod context;
+mod vec;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use context::{Arg, Context, RuntimeError};
+pub use fastzk_kernel_macro::{kernel, reducer};
+pub use vec::{FieldVec, Residency, Traffic};
+
+use fastzk_field::Field;
+use fastzk_gpu::DeviceField;
+
+/// A field kernels run over: arithmetic on the CPU and on devices.
+pub trait KernelField: Field + DeviceField {}
+impl<F: Field + DeviceField> KernelField for F {}
+
+/// What a kernel parameter after the index is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// An input array, `&[F]`: a [`FieldVec`].
+    Input,
+    /// One field element for every index.
+    Field,
+    /// One `usize` for every index.
+    Int,
+}
+
+/// A loop body written once ([`kernel`] implements it; not by hand).
+pub trait Kernel<F: KernelField>: Copy + Send + Sync + 'static {
+    const NAME: &'static str;
+    const PARAMS: &'static [ParamKind];
+    const PARAM_NAMES: &'static [&'static str];
+    /// Field elements it gives for each index.
+    const OUTPUTS: usize;
+    /// `DEVICE void KF(k_NAME)(u64 i, params…, u32 *fz_fault, FZ_F *fz_out)`.
+    const DEVICE_C: &'static str;
+    /// The body at index `i` on the CPU, its outputs into `out`.
+    fn run(i: usize, args: &[CpuArg<'_, F>], fault: &Fault, out: &mut [F]);
+}
+
+/// An associative and commutative combine with its identity ([`reducer`] implements it).
+pub trait Reducer<F: KernelField>: Copy + Send + Sync + 'static {
+    const NAME: &'static str;
+    /// `KF(r_NAME_identity)()` and `KF(r_NAME)(a, b)` in the dialect.
+    const DEVICE_C: &'static str;
+    fn identity() -> F;
+    fn combine(a: F, b: F) -> F;
+}
+
+/// Field sums.
+#[reducer(identity = F::ZERO)]
+pub fn sum<F: KernelField>(a: F, b: F) -> F {
+    a + b
+}
+
+/// Field products.
+#[reducer(identity = F::ONE)]
+pub fn product<F: KernelField>(a: F, b: F) -> F {
+    a * b
+}
+
+/// Set by a kernel that read past an array's end or divided by zero; the context turns it
+/// into [`RuntimeError::Fault`].
+#[derive(Debug, Default)]
+pub struct Fault(AtomicBool);
+
+impl Fault {
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+// What the kernel macro's CPU functions call in place of indexing, division and shifts,
+// so that they fault where the device does (and as it does) instead of panicking.
+
+/// An array a kernel indexes: an input (`&[F]`), or a local `[F; K]`.
+pub trait Indexed<F> {
+    /// Element `i`, or, past the end, a fault and zero (an input) or element 0 (a local
+    /// array, as the device clamps it).
+    fn at(&self, i: usize, fault: &Fault) -> F;
+}
+
+impl<F: Field> Indexed<F> for &[F] {
+    fn at(&self, i: usize, fault: &Fault) -> F {
+        self.get(i).copied().unwrap_or_else(|| {
+            fault.set();
+            F::ZERO
+        })
+    }
+}
+
+impl<F: Field, const K: usize> Indexed<F> for [F; K] {
+    fn at(&self, i: usize, fault: &Fault) -> F {
+        let i = if i < K {
+            i
+        } else {
+            fault.set();
+            0
+        };
+        self[i]
+    }
+}
+
+#[doc(hidden)]
+pub fn at<F, A: Indexed<F>>(a: &A, i: usize, fault: &Fault) -> F {
+    a.at(i, fault)
+}
+
+#[doc(hidden)]
+pub fn at_mut<'a, F, const K: usize>(a: &'a mut [F; K], i: usize, fault: &Fault) -> &'a mut F {
+    let i = if i < K {
+        i
+    } else {
+        fault.set();
+        0
+    };
+    &mut a[i]
+}
+
+#[doc(hidden)]
+pub fn div(a: usize, b: usize, fault: &Fault) -> usize {
+    a.checked_div(b).unwrap_or_else(|| {
+        fault.set();
+        0
+    })
+}
+
+#[doc(hidden)]
+pub fn rem(a: usize, b: usize, fault: &Fault) -> usize {
+    a.checked_rem(b).unwrap_or_else(|| {
+        fault.set();
+        0
+    })
+}
+
+/// Shifts wrap their count at 64, as the device's do.
+#[doc(hidden)]
+pub fn shl(a: usize, b: usize, _: &Fault) -> usize {
+    a.wrapping_shl((b & 63) as u32)
+}
+
+#[doc(hidden)]
+pub fn shr(a: usize, b: usize, _: &Fault) -> usize {
+    a.wrapping_shr((b & 63) as u32)
+}
+
+/// A kernel argument on the CPU, resolved by the context.
+#[derive(Clone, Copy)]
+pub enum CpuArg<'a, F> {
+    Input(&'a [F]),
+    Field(F),
+    Int(usize),
+}
+
+// The kernel macro's calls: the context has checked each argument's kind against the
+// kernel's, so a mismatch (a fault, never a panic) cannot happen through it.
+impl<'a, F: Field> CpuArg<'a, F> {
+    pub fn input(&self, fault: &Fault) -> &'a [F] {
+        match self {
+            CpuArg::Input(d) => d,
+            _ => {
+                fault.set();
+                &[]
+            }
+        }
+    }
+    pub fn field(&self, fault: &Fault) -> F {
+        match self {
+            CpuArg::Field(x) => *x,
+            _ => {
+                fault.set();
+                F::ZERO
+            }
+        }
+    }
+    pub fn int(&self, fault: &Fault) -> usize {
+        match self {
+            CpuArg::Int(x) => *x,
+            _ => {
+                fault.set();
+                0
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Field vectors that track where their valid copies live (ZERA §4.3, without unified
+//! memory: the thesis measured page migration as its main overhead). A vector is
+//! immutable once made, so a copy never goes stale: it is on the host, on the device, or
+//! on both, and a copy is made only when the other side first reads it.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use fastzk_gpu::source::{from_words, to_words};
+use fastzk_gpu::{Buffer, Device, DeviceField};
+
+use crate::RuntimeError;
+
+/// Where a vector's valid copies are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Residency {
+    Host,
+    Device,
+    Both,
+}
+
+/// Data moved between host and device through a context, per direction. Only vectors
+/// count here; each device launch also moves its control words (uniform field elements,
+/// the fault flag, a reduction's partial results), counted apart in `control_*`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    pub uploads: u64,
+    pub upload_bytes: u64,
+    pub downloads: u64,
+    pub download_bytes: u64,
+    pub launches: u64,
+    pub control_copies: u64,
+    pub control_bytes: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct Counters {
+    uploads: AtomicU64,
+    upload_bytes: AtomicU64,
+    downloads: AtomicU64,
+    download_bytes: AtomicU64,
+    pub(crate) launches: AtomicU64,
+    control_copies: AtomicU64,
+    control_bytes: AtomicU64,
+}
+
+impl Counters {
+    pub(crate) fn snapshot(&self) -> Traffic {
+        let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Traffic {
+            uploads: g(&self.uploads),
+            upload_bytes: g(&self.upload_bytes),
+            downloads: g(&self.downloads),
+            download_bytes: g(&self.download_bytes),
+            launches: g(&self.launches),
+            control_copies: g(&self.control_copies),
+            control_bytes: g(&self.control_bytes),
+        }
+    }
+    pub(crate) fn control(&self, bytes: usize) {
+        self.control_copies.fetch_add(1, Ordering::Relaxed);
+        self.control_bytes
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+}
+
+/// What the vectors of one context share: its device (if any) and its counters.
+pub(crate) struct Shared {
+    pub(crate) device: Option<Arc<Device>>,
+    pub(crate) counters: Counters,
+}
+
+/// A vector of field elements of one [`crate::Context`], on the host, the device or both.
+pub struct FieldVec<F> {
+    len: usize,
+    shared: Arc<Shared>,
+    copies: Mutex<Copies<F>>,
+}
+
+struct Copies<F> {
+    host: Option<Arc<Vec<F>>>,
+    device: Option<Arc<Buffer>>,
+}
+
+impl<F: DeviceField> FieldVec<F> {
+    pub(crate) fn from_host(shared: Arc<Shared>, v: Vec<F>) -> Self {
+        Self {
+            len: v.len(),
+            shared,
+            copies: Mutex::new(Copies {
+                host: Some(Arc::new(v)),
+                device: None,
+            }),
+        }
+    }
+
+    pub(crate) fn from_device(shared: Arc<Shared>, len: usize, buf: Buffer) -> Self {
+        Self {
+            len,
+            shared,
+            copies: Mutex::new(Copies {
+                host: None,
+                device: Some(Arc::new(buf)),
+            }),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Copies<F>> {
+        self.copies.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn residency(&self) -> Residency {
+        let c = self.lock();
+        match (c.host.is_some(), c.device.is_some()) {
+            (true, true) => Residency::Both,
+            (false, true) => Residency::Device,
+            _ => Residency::Host,
+        }
+    }
+
+    pub(crate) fn belongs_to(&self, shared: &Arc<Shared>) -> bool {
+        Arc::ptr_eq(&self.shared, shared)
+    }
+
+    /// The host copy, downloaded first if there is none.
+    pub fn host(&self) -> Result<Arc<Vec<F>>, RuntimeError> {
+        let mut c = self.lock();
+        if let Some(h) = &c.host {
+            return Ok(h.clone());
+        }
+        let (Some(buf), Some(dev)) = (&c.device, &self.shared.device) else {
+            unreachable_copies()?
+        };
+        let words = download(dev, buf, self.len * F::WORDS)?;
+        let bytes = (words.len() * 8) as u64;
+        let cnt = &self.shared.counters;
+        cnt.downloads.fetch_add(1, Ordering::Relaxed);
+        cnt.download_bytes.fetch_add(bytes, Ordering::Relaxed);
+        let h = Arc::new(from_words::<F>(&words));
+        c.host = Some(h.clone());
+        Ok(h)
+    }
+
+    /// The elements, on the host.
+    pub fn to_vec(&self) -> Result<Vec<F>, RuntimeError> {
+        Ok(self.host()?.as_ref().clone())
+    }
+
+    /// The device copy, uploaded first if there is none.
+    pub(crate) fn device(&self) -> Result<Arc<Buffer>, RuntimeError> {
+        let mut c = self.lock();
+        if let Some(d) = &c.device {
+            return Ok(d.clone());
+        }
+        let (Some(h), Some(dev)) = (&c.host, &self.shared.device) else {
+            unreachable_copies()?
+        };
+        let words = to_words(h);
+        let buf = Arc::new(upload(dev, &words)?);
+        let cnt = &self.shared.counters;
+        cnt.uploads.fetch_add(1, Ordering::Relaxed);
+        cnt.upload_bytes
+            .fetch_add((words.len() * 8) as u64, Ordering::Relaxed);
+        c.device = Some(buf.clone());
+        Ok(buf)
+    }
+}
+
+/// A vector always has a copy, and one on the device only in a context with a device.
+fn unreachable_copies<T>() -> Result<T, RuntimeError> {
+    Err(RuntimeError::Internal(
+        "a vector without the copy it needs".into(),
+    ))
+}
+
+/// A buffer of at least one word (no device takes an empty one).
+pub(crate) fn alloc_words(dev: &Device, words: usize) -> Result<Buffer, RuntimeError> {
+    Ok(dev.alloc(8 * words.max(1))?)
+}
+
+/// `words` into a new buffer through pinned memory on a stream of its own.
+pub(crate) fn upload(dev: &Device, words: &[u64]) -> Result<Buffer, RuntimeError> {
+    let buf = alloc_words(dev, words.len())?;
+    if !words.is_empty() {
+        let stream = dev.stream()?;
+        let mut pinned = dev.pinned(8 * words.len())?;
+        pinned.as_mut_slice::<u64>()?.copy_from_slice(words);
+        stream.upload(&buf, 0, &mut pinned)?;
+        stream.finish()?;
+    }
+    Ok(buf)
+}
+
+/// The first `words` words of `buf`, through pinned memory.
+pub(crate) fn download(dev: &Device, buf: &Buffer, words: usize) -> Result<Vec<u64>, RuntimeError> {
+    if words == 0 {
+        return Ok(Vec::new());
+    }
+    let stream = dev.stream()?;
+    let mut pinned = dev.pinned(8 * words)?;
+    stream.download(buf, 0, &mut pinned)?;
+    Ok(pinned.as_slice::<u64>()?.to_vec())
+}

@@ -1,0 +1,380 @@
+//! The single-source layer: kernels written once, run on the CPU against plain Rust loops
+//! written here, and on the first OpenCL device (PoCL in CI; `FASTZK_TEST_CUDA_DEVICE=i`
+//! on a GPU host) against the CPU. Checks that need a device are reported ignored, with
+//! the reason, where there is none.
+
+use std::sync::{Arc, OnceLock};
+
+use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2};
+use fastzk_gpu::{Backend, Device};
+use fastzk_runtime::{
+    kernel, reducer, Arg, Context, FieldVec, KernelField, Product, Residency, RuntimeError, Sum,
+};
+use fastzk_testing::gen::{edge_elements, elements, rng};
+use fastzk_testing::Trials;
+
+/// Binding the first variable of a multilinear table: `lo + r·(hi − lo)`.
+#[kernel]
+fn fold<F: KernelField>(i: usize, v: &[F], r: F) -> F {
+    let lo = v[2 * i];
+    lo + r * (v[2 * i + 1] - lo)
+}
+
+/// A zip: `a·x + y`.
+#[kernel]
+fn axpy<F: KernelField>(i: usize, a: F, x: &[F], y: &[F]) -> F {
+    a * x[i] + y[i]
+}
+
+#[kernel]
+fn product_of<F: KernelField>(i: usize, a: &[F], b: &[F]) -> F {
+    a[i] * b[i]
+}
+
+/// A sumcheck round's message for `Σ a·b·c` (degree 3): the product at 0, 1, 2 and 3 of
+/// the first variable, from each table's pair — a loop over a local array, a branch.
+#[kernel]
+fn cubic_round<F: KernelField>(i: usize, a: &[F], b: &[F], c: &[F]) -> [F; 4] {
+    let mut x = [a[2 * i], b[2 * i], c[2 * i]];
+    let step = [
+        a[2 * i + 1] - x[0],
+        b[2 * i + 1] - x[1],
+        c[2 * i + 1] - x[2],
+    ];
+    let mut evals = [F::ZERO; 4];
+    for t in 0..4 {
+        if t > 0 {
+            for j in 0..3 {
+                x[j] += step[j];
+            }
+        }
+        evals[t] = x[0] * x[1] * x[2];
+    }
+    evals
+}
+
+/// Integer arithmetic, shadowing, a value `if`, the field's constants, methods.
+#[kernel]
+fn mixed<F: KernelField>(i: usize, v: &[F], stride: usize) -> F {
+    let j = (i * stride) % 7 + (i >> 1);
+    let x = v[j % 5];
+    let x = if (i & 1) == 1 {
+        x.square()
+    } else {
+        -x.double()
+    };
+    let mut acc = F::ONE;
+    for k in 0..(i % 3) {
+        acc *= x + v[k];
+    }
+    if acc.is_zero() || acc == F::ONE {
+        acc -= F::ONE;
+    }
+    acc
+}
+
+/// Reads one past the end at the last index.
+#[kernel]
+fn reads_past_end<F: KernelField>(i: usize, v: &[F]) -> F {
+    v[i + 1]
+}
+
+#[kernel]
+fn divides<F: KernelField>(i: usize, v: &[F], d: usize) -> F {
+    v[i / d]
+}
+
+/// A reducer of the user's (the same as `Product`, through the macro).
+#[reducer(identity = F::ONE)]
+fn times<F: KernelField>(a: F, b: F) -> F {
+    a * b
+}
+
+fn device() -> Result<Arc<Device>, String> {
+    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+    DEV.get_or_init(|| {
+        let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
+        let (backend, i) = match index("FASTZK_TEST_CUDA_DEVICE") {
+            Some(i) => (Backend::Cuda, i),
+            None => (
+                Backend::OpenCl,
+                index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
+            ),
+        };
+        Device::open(backend, i)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+fn device_available() -> Result<(), &'static str> {
+    device()
+        .map(drop)
+        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
+}
+
+/// The CPU, or the device.
+fn contexts(on_device: bool) -> Vec<Context> {
+    if on_device {
+        vec![Context::device(device().expect("checked by the trial"))]
+    } else {
+        vec![Context::cpu()]
+    }
+}
+
+/// Random elements with the edge elements (0, 1, −1, p−1, …) spread through them.
+fn inputs<F: Field>(seed: u64, n: usize) -> Vec<F> {
+    let mut v: Vec<F> = elements(&mut rng(seed), n);
+    for (k, e) in edge_elements::<F>().into_iter().enumerate() {
+        if n > 0 {
+            v[(k * 7919) % n] = e;
+        }
+    }
+    v
+}
+
+const SIZES: [usize; 7] = [0, 1, 2, 63, 64, 65, 1000];
+
+/// Each kernel against a plain loop, on every context.
+fn maps_match_plain_loops<F: KernelField>(on_device: bool) {
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        for (s, &n) in SIZES.iter().enumerate() {
+            let v = inputs::<F>(s as u64, 2 * n);
+            let (x, y) = (
+                inputs::<F>(100 + s as u64, n),
+                inputs::<F>(200 + s as u64, n),
+            );
+            let r = inputs::<F>(300 + s as u64, 2)[1];
+            let vv = ctx.vec(v.clone());
+            let (xv, yv) = (ctx.vec(x.clone()), ctx.vec(y.clone()));
+
+            let folded = ctx.map(Fold, n, &[Arg::Vec(&vv), Arg::Field(r)]).unwrap();
+            let want: Vec<F> = (0..n)
+                .map(|i| v[2 * i] + r * (v[2 * i + 1] - v[2 * i]))
+                .collect();
+            assert_eq!(folded.to_vec().unwrap(), want, "fold, n = {n}, {at}");
+
+            let z = ctx
+                .map(Axpy, n, &[Arg::Field(r), Arg::Vec(&xv), Arg::Vec(&yv)])
+                .unwrap();
+            let want: Vec<F> = (0..n).map(|i| r * x[i] + y[i]).collect();
+            assert_eq!(z.to_vec().unwrap(), want, "axpy, n = {n}, {at}");
+
+            // Reading the map's output as the next kernel's input (on the device, where it
+            // was made).
+            let twice = ctx
+                .map(Axpy, n, &[Arg::Field(F::ONE), Arg::Vec(&z), Arg::Vec(&z)])
+                .unwrap();
+            let want: Vec<F> = want.iter().map(|w| w.double()).collect();
+            assert_eq!(twice.to_vec().unwrap(), want, "axpy of axpy, n = {n}, {at}");
+
+            if n >= 5 {
+                for stride in [0usize, 1, 3] {
+                    let m = ctx
+                        .map(Mixed, n, &[Arg::Vec(&xv), Arg::Int(stride)])
+                        .unwrap();
+                    let want: Vec<F> = (0..n).map(|i| mixed_plain(&x, i, stride)).collect();
+                    assert_eq!(m.to_vec().unwrap(), want, "mixed, n = {n}, {at}");
+                }
+            }
+        }
+    }
+}
+
+fn mixed_plain<F: Field>(v: &[F], i: usize, stride: usize) -> F {
+    let x = v[((i * stride) % 7 + (i >> 1)) % 5];
+    let x = if i % 2 == 1 { x.square() } else { -x.double() };
+    let mut acc = F::ONE;
+    for vk in &v[..i % 3] {
+        acc *= x + *vk;
+    }
+    if acc.is_zero() || acc == F::ONE {
+        acc -= F::ONE;
+    }
+    acc
+}
+
+/// Reductions against plain folds: Sum, Product, the user's reducer, several outputs.
+fn reductions_match_plain_folds<F: KernelField>(on_device: bool) {
+    // 70,000 is past what 1024 work-groups of 64 threads take in one pass.
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        for (s, &n) in SIZES.iter().chain(&[70_000]).enumerate() {
+            let (a, b) = (inputs::<F>(s as u64, n), inputs::<F>(50 + s as u64, n));
+            let (av, bv) = (ctx.vec(a.clone()), ctx.vec(b.clone()));
+            let args = [Arg::Vec(&av), Arg::Vec(&bv)];
+            let dot = ctx.map_reduce(ProductOf, Sum, n, &args).unwrap();
+            let want: F = a.iter().zip(&b).map(|(x, y)| *x * *y).sum();
+            assert_eq!(dot, vec![want], "Σ a·b, n = {n}, {at}");
+            let prod = ctx.map_reduce(ProductOf, Product, n, &args).unwrap();
+            let want: F = a.iter().zip(&b).map(|(x, y)| *x * *y).product();
+            assert_eq!(prod, vec![want], "Π a·b, n = {n}, {at}");
+            assert_eq!(
+                ctx.map_reduce(ProductOf, Times, n, &args).unwrap(),
+                prod,
+                "the user's reducer, n = {n}, {at}"
+            );
+            // All-equal inputs.
+            let ones = ctx.vec(vec![F::ONE; n]);
+            let count = ctx
+                .map_reduce(ProductOf, Sum, n, &[Arg::Vec(&ones), Arg::Vec(&ones)])
+                .unwrap();
+            assert_eq!(count, vec![F::from_u64(n as u64)], "Σ 1, n = {n}, {at}");
+
+            let c = inputs::<F>(90 + s as u64, 2 * n);
+            let (a2, b2) = (
+                inputs::<F>(70 + s as u64, 2 * n),
+                inputs::<F>(80 + s as u64, 2 * n),
+            );
+            let vs = [ctx.vec(a2.clone()), ctx.vec(b2.clone()), ctx.vec(c.clone())];
+            let msg = ctx
+                .map_reduce(
+                    CubicRound,
+                    Sum,
+                    n,
+                    &[Arg::Vec(&vs[0]), Arg::Vec(&vs[1]), Arg::Vec(&vs[2])],
+                )
+                .unwrap();
+            let mut want = vec![F::ZERO; 4];
+            for i in 0..n {
+                for (t, w) in want.iter_mut().enumerate() {
+                    let at_t = |v: &[F]| {
+                        let (lo, hi) = (v[2 * i], v[2 * i + 1]);
+                        lo + F::from_u64(t as u64) * (hi - lo)
+                    };
+                    *w += at_t(&a2) * at_t(&b2) * at_t(&c);
+                }
+            }
+            assert_eq!(msg, want, "cubic round, n = {n}, {at}");
+        }
+    }
+}
+
+/// Vectors move once, lazily, and only when the other side reads them.
+fn traffic_is_lazy() {
+    let ctx = Context::device(device().expect("checked by the trial"));
+    type F = bn254::Fr;
+    let n = 1000;
+    let x = ctx.vec(inputs::<F>(1, n));
+    let y = ctx.vec(inputs::<F>(2, n));
+    assert_eq!(x.residency(), Residency::Host);
+    assert_eq!(ctx.traffic().uploads, 0);
+    let z = ctx
+        .map(Axpy, n, &[Arg::Field(F::ONE), Arg::Vec(&x), Arg::Vec(&y)])
+        .unwrap();
+    let t = ctx.traffic();
+    assert_eq!((t.uploads, t.upload_bytes), (2, 2 * 32 * n as u64));
+    assert_eq!((t.downloads, t.launches), (0, 1));
+    assert_eq!(x.residency(), Residency::Both);
+    assert_eq!(z.residency(), Residency::Device);
+    // Used again on the device: nothing moves.
+    let w = ctx
+        .map(Axpy, n, &[Arg::Field(F::ONE), Arg::Vec(&z), Arg::Vec(&x)])
+        .unwrap();
+    assert_eq!(ctx.traffic().uploads, 2);
+    // Read on the host: one download, then none.
+    let zh = z.to_vec().unwrap();
+    let _ = w.host().unwrap();
+    let _ = z.host().unwrap();
+    let t = ctx.traffic();
+    assert_eq!((t.downloads, t.download_bytes), (2, 2 * 32 * n as u64));
+    assert_eq!(z.residency(), Residency::Both);
+    assert_eq!(zh, ctx.vec(zh.clone()).to_vec().unwrap());
+
+    // On the CPU nothing moves at all.
+    let cpu = Context::cpu();
+    let (a, b) = (cpu.vec(inputs::<F>(1, n)), cpu.vec(inputs::<F>(2, n)));
+    cpu.map(Axpy, n, &[Arg::Field(F::ONE), Arg::Vec(&a), Arg::Vec(&b)])
+        .unwrap();
+    assert_eq!(cpu.traffic(), Default::default());
+}
+
+/// Calls that do not match their kernel, and kernels that fault, are errors on every
+/// context.
+fn bad_calls_are_errors(on_device: bool) {
+    type F = Goldilocks;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let v: FieldVec<F> = ctx.vec(inputs(3, 10));
+        let fault = |r: Result<FieldVec<F>, RuntimeError>, kernel: &str| match r {
+            Err(RuntimeError::Fault { kernel: k }) => assert_eq!(k, kernel, "{at}"),
+            Err(e) => panic!("{at}: {e}"),
+            Ok(_) => panic!("{at}: {kernel} did not fault"),
+        };
+        fault(ctx.map(ReadsPastEnd, 10, &[Arg::Vec(&v)]), "reads_past_end");
+        ctx.map(ReadsPastEnd, 9, &[Arg::Vec(&v)]).unwrap();
+        fault(
+            ctx.map(Divides, 10, &[Arg::Vec(&v), Arg::Int(0)]),
+            "divides",
+        );
+        fault(
+            ctx.map(Fold, 6, &[Arg::Vec(&v), Arg::Field(F::ONE)]),
+            "fold",
+        );
+        match ctx.map(Fold, 5, &[Arg::Vec(&v)]) {
+            Err(RuntimeError::Arity {
+                expected: 2,
+                given: 1,
+                ..
+            }) => {}
+            other => panic!("{at}: {:?}", other.err()),
+        }
+        let e = ctx
+            .map(Fold, 5, &[Arg::Field(F::ONE), Arg::Field(F::ONE)])
+            .err()
+            .expect("a field for an array");
+        assert!(e.to_string().contains("argument `v`"), "{at}: {e}");
+        let e = ctx
+            .map(CubicRound, 5, &[Arg::Vec(&v), Arg::Vec(&v), Arg::Vec(&v)])
+            .err()
+            .expect("four outputs");
+        assert!(e.to_string().contains("map_reduce"), "{at}: {e}");
+        let other = Context::cpu();
+        let w = other.vec(inputs::<F>(3, 10));
+        let e = ctx
+            .map(Fold, 5, &[Arg::Vec(&w), Arg::Field(F::ONE)])
+            .err()
+            .expect("another context's vector");
+        assert!(e.to_string().contains("another context"), "{at}: {e}");
+        // Reductions fault too.
+        match ctx.map_reduce(ProductOf, Sum, 11, &[Arg::Vec(&v), Arg::Vec(&v)]) {
+            Err(RuntimeError::Fault { .. }) => {}
+            other => panic!("{at}: {other:?}"),
+        }
+    }
+}
+
+fn main() {
+    let mut t = Trials::default();
+    macro_rules! per_field {
+        ($name:literal, $f:ty) => {
+            t.plain(concat!("cpu::maps::", $name), || {
+                maps_match_plain_loops::<$f>(false)
+            });
+            t.plain(concat!("cpu::reductions::", $name), || {
+                reductions_match_plain_folds::<$f>(false)
+            });
+            t.when(concat!("device::layer::maps::", $name), device_available(), || {
+                maps_match_plain_loops::<$f>(true)
+            });
+            t.when(
+                concat!("device::layer::reductions::", $name),
+                device_available(),
+                || reductions_match_plain_folds::<$f>(true),
+            );
+        };
+    }
+    per_field!("goldilocks", Goldilocks);
+    per_field!("goldilocks_ext2", GoldilocksExt2);
+    per_field!("bn254_fr", bn254::Fr);
+    per_field!("bls12_381_fr", bls12_381::Fr);
+    per_field!("bls12_381_fq", bls12_381::Fq);
+    t.plain("cpu::bad_calls", || bad_calls_are_errors(false));
+    t.when("device::layer::bad_calls", device_available(), || {
+        bad_calls_are_errors(true)
+    });
+    t.when("device::layer::traffic", device_available(), traffic_is_lazy);
+    t.run()
+}
