@@ -5,12 +5,11 @@ use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use fastzk_gpu::source::{from_words, to_words};
-use fastzk_gpu::{Arg as GpuArg, Device, DeviceChoice, GpuError, Program, Source};
-use rayon::prelude::*;
+use fastzk_gpu::{Device, DeviceChoice, GpuError, Program, Source};
 
-use crate::vec::{alloc_words, download, upload, Counters, Shared};
-use crate::{CpuArg, Fault, FieldVec, Kernel, KernelField, ParamKind, Reducer, Traffic};
+use crate::task::Task;
+use crate::vec::{Counters, Shared};
+use crate::{FieldVec, Kernel, KernelField, ParamKind, Reducer, Traffic};
 
 /// A failure of the layer: a device error, a kernel that faulted, or a call that does
 /// not match its kernel.
@@ -65,7 +64,7 @@ pub struct Context {
 
 /// Threads of a reduction on a device: enough to fill it, few enough that the partial
 /// results (one per work-group) are cheap to finish on the host.
-const REDUCE_GROUPS: usize = 1024;
+pub(crate) const REDUCE_GROUPS: usize = 1024;
 
 impl Context {
     pub fn cpu() -> Self {
@@ -110,12 +109,56 @@ impl Context {
         self.shared.counters.snapshot()
     }
 
+    pub(crate) fn shared(&self) -> Arc<Shared> {
+        self.shared.clone()
+    }
+
+    pub(crate) fn counters(&self) -> &Counters {
+        &self.shared.counters
+    }
+
+    /// A task with a private stream, synchronising eagerly: each launch is waited for
+    /// (and its faults reported) before the call returns.
+    pub fn task(&self) -> Result<Task<'_>, RuntimeError> {
+        Task::new(self, false)
+    }
+
+    /// A task whose launches return at once, waited for (with their faults) at
+    /// [`Task::sync`]; its joined children defer too.
+    pub fn deferred_task(&self) -> Result<Task<'_>, RuntimeError> {
+        Task::new(self, true)
+    }
+
+    /// [`Task::map`] on a task of its own.
+    pub fn map<F: KernelField, K: Kernel<F>>(
+        &self,
+        kernel: K,
+        n: usize,
+        args: &[Arg<'_, F>],
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        self.task()?.map(kernel, n, args)
+    }
+
+    /// [`Task::map_reduce`] on a task of its own.
+    pub fn map_reduce<F: KernelField, K: Kernel<F>, R: Reducer<F>>(
+        &self,
+        kernel: K,
+        reducer: R,
+        n: usize,
+        args: &[Arg<'_, F>],
+    ) -> Result<Vec<F>, RuntimeError> {
+        self.task()?.map_reduce(kernel, reducer, n, args)
+    }
+
     /// A vector of this context, on the host.
     pub fn vec<F: KernelField>(&self, v: Vec<F>) -> FieldVec<F> {
         FieldVec::from_host(self.shared.clone(), v)
     }
 
-    fn check<F: KernelField, K: Kernel<F>>(&self, args: &[Arg<'_, F>]) -> Result<(), RuntimeError> {
+    pub(crate) fn check<F: KernelField, K: Kernel<F>>(
+        &self,
+        args: &[Arg<'_, F>],
+    ) -> Result<(), RuntimeError> {
         if args.len() != K::PARAMS.len() {
             return Err(RuntimeError::Arity {
                 kernel: K::NAME,
@@ -144,107 +187,8 @@ impl Context {
         Ok(())
     }
 
-    /// A new vector of `n` elements, element `i` the kernel's output at `i` (map over one
-    /// input, zip over several, or any indexing into them).
-    pub fn map<F: KernelField, K: Kernel<F>>(
-        &self,
-        _kernel: K,
-        n: usize,
-        args: &[Arg<'_, F>],
-    ) -> Result<FieldVec<F>, RuntimeError> {
-        self.check::<F, K>(args)?;
-        if K::OUTPUTS != 1 {
-            return Err(RuntimeError::Call {
-                kernel: K::NAME,
-                what: format!(
-                    "gives {} elements per index: map makes one vector (use map_reduce)",
-                    K::OUTPUTS
-                ),
-            });
-        }
-        match &self.shared.device {
-            None => {
-                let held = host_copies(args)?;
-                let cpu = cpu_args(args, &held);
-                let fault = Fault::default();
-                let mut out = vec![F::ZERO; n];
-                out.par_chunks_mut(CPU_CHUNK)
-                    .enumerate()
-                    .for_each(|(c, chunk)| {
-                        for (j, o) in chunk.iter_mut().enumerate() {
-                            K::run(c * CPU_CHUNK + j, &cpu, &fault, std::slice::from_mut(o));
-                        }
-                    });
-                faulted::<F, K>(&fault)?;
-                Ok(self.vec(out))
-            }
-            Some(dev) => {
-                let prog = self.program::<F, K, ()>(dev, Op::Map)?;
-                let out = alloc_words(dev, n * F::WORDS)?;
-                self.launch::<F, K>(dev, &prog, "fzk_map", n, n, args, &out)?;
-                Ok(FieldVec::from_device(self.shared.clone(), n, out))
-            }
-        }
-    }
-
-    /// The kernel's outputs over `0..n`, each of its `OUTPUTS` components reduced with
-    /// `R` (the identity when `n` is 0).
-    pub fn map_reduce<F: KernelField, K: Kernel<F>, R: Reducer<F>>(
-        &self,
-        _kernel: K,
-        _reducer: R,
-        n: usize,
-        args: &[Arg<'_, F>],
-    ) -> Result<Vec<F>, RuntimeError> {
-        self.check::<F, K>(args)?;
-        let k = K::OUTPUTS;
-        let combine = |mut a: Vec<F>, b: Vec<F>| {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x = R::combine(*x, y);
-            }
-            a
-        };
-        match &self.shared.device {
-            None => {
-                let held = host_copies(args)?;
-                let cpu = cpu_args(args, &held);
-                let fault = Fault::default();
-                let out = (0..n)
-                    .into_par_iter()
-                    .with_min_len(CPU_CHUNK)
-                    .fold(
-                        || (vec![R::identity(); k], vec![F::ZERO; k]),
-                        |(acc, mut tmp), i| {
-                            K::run(i, &cpu, &fault, &mut tmp);
-                            (combine(acc, tmp.clone()), tmp)
-                        },
-                    )
-                    .map(|(acc, _)| acc)
-                    .reduce(|| vec![R::identity(); k], combine);
-                faulted::<F, K>(&fault)?;
-                Ok(out)
-            }
-            Some(dev) => {
-                if n == 0 {
-                    return Ok(vec![R::identity(); k]);
-                }
-                let prog = self.program::<F, K, R>(dev, Op::Reduce(R::NAME, R::DEVICE_C))?;
-                let groups = n.div_ceil(dev.group_size()).min(REDUCE_GROUPS);
-                let threads = groups * dev.group_size();
-                let partial = alloc_words(dev, groups * k * F::WORDS)?;
-                self.launch::<F, K>(dev, &prog, "fzk_reduce", n, threads, args, &partial)?;
-                let words = download(dev, &partial, groups * k * F::WORDS)?;
-                self.shared.counters.control(words.len() * 8);
-                let parts = from_words::<F>(&words);
-                Ok(parts
-                    .chunks_exact(k)
-                    .fold(vec![R::identity(); k], |a, b| combine(a, b.to_vec())))
-            }
-        }
-    }
-
     /// The program of kernel `K` over `F` for `op`, built once per context.
-    fn program<F: KernelField, K: Kernel<F>, R: 'static>(
+    pub(crate) fn program<F: KernelField, K: Kernel<F>, R: 'static>(
         &self,
         dev: &Device,
         op: Op,
@@ -264,101 +208,10 @@ impl Context {
     ) -> std::sync::MutexGuard<'_, HashMap<(TypeId, TypeId, TypeId), Arc<Program>>> {
         self.programs.lock().unwrap_or_else(|e| e.into_inner())
     }
-
-    /// Launches `entry` over `threads` threads for `n` indices, the inputs moved to the
-    /// device first, then waits and reports a fault.
-    #[allow(clippy::too_many_arguments)]
-    fn launch<F: KernelField, K: Kernel<F>>(
-        &self,
-        dev: &Device,
-        prog: &Program,
-        entry: &str,
-        n: usize,
-        threads: usize,
-        args: &[Arg<'_, F>],
-        out: &fastzk_gpu::Buffer,
-    ) -> Result<(), RuntimeError> {
-        let mut bufs = Vec::new();
-        let mut uniforms = Vec::new();
-        for a in args {
-            match a {
-                Arg::Vec(v) => bufs.push((v.device()?, v.len())),
-                Arg::Field(x) => uniforms.push(*x),
-                Arg::Int(_) => {}
-            }
-        }
-        let uniform_words = to_words(&uniforms);
-        let uniform = upload(dev, &uniform_words)?;
-        let fault = upload(dev, &[0u64])?;
-        let counters = &self.shared.counters;
-        counters.control(uniform_words.len() * 8 + 8);
-        let mut gpu_args = vec![GpuArg::U64(n as u64)];
-        let mut next = bufs.iter();
-        for a in args {
-            match a {
-                Arg::Vec(_) => {
-                    let (b, len) = next.next().expect("one buffer per vector");
-                    gpu_args.push(GpuArg::Buf(b));
-                    gpu_args.push(GpuArg::U64(*len as u64));
-                }
-                Arg::Field(_) => {}
-                Arg::Int(x) => gpu_args.push(GpuArg::U64(*x as u64)),
-            }
-        }
-        gpu_args.push(GpuArg::Buf(&uniform));
-        gpu_args.push(GpuArg::Buf(out));
-        gpu_args.push(GpuArg::Buf(&fault));
-        dev.launch(prog, entry, threads, &gpu_args)?;
-        counters
-            .launches
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        dev.finish()?;
-        let flag = download(dev, &fault, 1)?;
-        counters.control(8);
-        if flag[0] != 0 {
-            return Err(RuntimeError::Fault { kernel: K::NAME });
-        }
-        Ok(())
-    }
-}
-
-/// Indices a CPU task takes at a time.
-const CPU_CHUNK: usize = 1024;
-
-/// The host copies of the vector arguments, held while the CPU loop reads them.
-fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<Vec<Arc<Vec<F>>>, RuntimeError> {
-    args.iter()
-        .filter_map(|a| match a {
-            Arg::Vec(v) => Some(v.host()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn cpu_args<'a, F: KernelField>(
-    args: &[Arg<'_, F>],
-    held: &'a [Arc<Vec<F>>],
-) -> Vec<CpuArg<'a, F>> {
-    let mut next = held.iter();
-    args.iter()
-        .map(|a| match a {
-            Arg::Vec(_) => CpuArg::Input(next.next().map_or(&[][..], |v| &v[..])),
-            Arg::Field(x) => CpuArg::Field(*x),
-            Arg::Int(x) => CpuArg::Int(*x),
-        })
-        .collect()
-}
-
-fn faulted<F: KernelField, K: Kernel<F>>(fault: &Fault) -> Result<(), RuntimeError> {
-    if fault.is_set() {
-        Err(RuntimeError::Fault { kernel: K::NAME })
-    } else {
-        Ok(())
-    }
 }
 
 #[derive(Clone, Copy)]
-enum Op {
+pub(crate) enum Op {
     Map,
     /// The reducer's name and C.
     Reduce(&'static str, &'static str),
@@ -401,16 +254,25 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
     c.push_str(HELPERS);
     c.push_str(K::DEVICE_C);
     // Parameters and the call's arguments, in the kernel's order.
-    let (mut params, mut call, mut field) = (Vec::new(), Vec::new(), 0);
+    let (mut params, mut call, mut unpack) = (Vec::new(), Vec::new(), String::new());
     for (kind, name) in K::PARAMS.iter().zip(K::PARAM_NAMES) {
         match kind {
             ParamKind::Input => {
                 params.push(format!("GLOBAL const FZ_F *a_{name}, u64 a_{name}_len"));
                 call.push(format!("a_{name}, a_{name}_len"));
             }
+            // A field element arrives as its words, put back together in a union.
             ParamKind::Field => {
-                call.push(format!("fz_uniform[{field}]"));
-                field += 1;
+                let w: Vec<String> = (0..F::WORDS).map(|j| format!("u64 a_{name}_{j}")).collect();
+                params.push(w.join(", "));
+                let set: String = (0..F::WORDS)
+                    .map(|j| format!("u_{name}.w[{j}] = a_{name}_{j}; "))
+                    .collect();
+                unpack.push_str(&format!(
+                    "  union {{ FZ_F f; u64 w[{}]; }} u_{name};\n  {set}\n",
+                    F::WORDS
+                ));
+                call.push(format!("u_{name}.f"));
             }
             ParamKind::Int => {
                 params.push(format!("u64 a_{name}"));
@@ -423,22 +285,23 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
     let (name, k) = (K::NAME, K::OUTPUTS);
     match op {
         Op::Map => c.push_str(&format!(
-            "KERNEL fzk_map(u64 n{params}, GLOBAL const FZ_F *fz_uniform, GLOBAL FZ_F *fz_dst, GLOBAL u32 *fz_flag FZ_COUNTERS) {{
+            "KERNEL fzk_map(u64 n{params}, GLOBAL FZ_F *fz_dst, GLOBAL u32 *fz_flag, u32 fz_launch FZ_COUNTERS) {{
   u64 i = GLOBAL_ID();
   if (i >= n) return;
-  u32 fault = 0;
+{unpack}  u32 fault = 0;
   FZ_F out[1];
   KF(k_{name})(i{call}, &fault, out);
   fz_dst[i] = out[0];
-  if (fault) *fz_flag = 1;
+  if (fault) *fz_flag = fz_launch;
 }}
 "
         )),
         Op::Reduce(r, rc) => {
             c.push_str(rc);
             c.push_str(&format!(
-                "KERNEL fzk_reduce(u64 n{params}, GLOBAL const FZ_F *fz_uniform, GLOBAL FZ_F *fz_partial, GLOBAL u32 *fz_flag FZ_COUNTERS) {{
+                "KERNEL fzk_reduce(u64 n{params}, GLOBAL FZ_F *fz_partial, GLOBAL u32 *fz_flag, u32 fz_launch FZ_COUNTERS) {{
   LOCAL_DECL FZ_F tmp[FZ_GROUP];
+{unpack}
   u64 stride = (u64)FZ_GROUP * {REDUCE_GROUPS};
   u32 fault = 0;
   FZ_F acc[{k}], out[{k}];
@@ -447,7 +310,7 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
     KF(k_{name})(i{call}, &fault, out);
     for (int j = 0; j < {k}; j++) acc[j] = KF(r_{r})(acc[j], out[j]);
   }}
-  if (fault) *fz_flag = 1;
+  if (fault) *fz_flag = fz_launch;
   u32 l = LOCAL_ID();
   for (int j = 0; j < {k}; j++) {{
     tmp[l] = acc[j];

@@ -30,12 +30,14 @@
 extern crate self as fastzk_runtime;
 
 mod context;
+mod task;
 mod vec;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use context::{Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
+pub use task::Task;
 pub use vec::{FieldVec, Residency, Traffic};
 
 use fastzk_field::Field;

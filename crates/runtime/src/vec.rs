@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use fastzk_gpu::runtime::Event;
 use fastzk_gpu::source::{from_words, to_words};
 use fastzk_gpu::{Buffer, Device, DeviceField};
 
@@ -39,7 +40,7 @@ pub(crate) struct Counters {
     upload_bytes: AtomicU64,
     downloads: AtomicU64,
     download_bytes: AtomicU64,
-    pub(crate) launches: AtomicU64,
+    launches: AtomicU64,
     control_copies: AtomicU64,
     control_bytes: AtomicU64,
 }
@@ -56,6 +57,9 @@ impl Counters {
             control_copies: g(&self.control_copies),
             control_bytes: g(&self.control_bytes),
         }
+    }
+    pub(crate) fn launched(&self) {
+        self.launches.fetch_add(1, Ordering::Relaxed);
     }
     pub(crate) fn control(&self, bytes: usize) {
         self.control_copies.fetch_add(1, Ordering::Relaxed);
@@ -79,7 +83,9 @@ pub struct FieldVec<F> {
 
 struct Copies<F> {
     host: Option<Arc<Vec<F>>>,
-    device: Option<Arc<Buffer>>,
+    /// The device copy and the event after which it is valid (the end of the kernel or
+    /// the copy that made it, on the stream of the task that issued it).
+    device: Option<(Arc<Buffer>, Arc<Event>)>,
 }
 
 impl<F: DeviceField> FieldVec<F> {
@@ -94,13 +100,18 @@ impl<F: DeviceField> FieldVec<F> {
         }
     }
 
-    pub(crate) fn from_device(shared: Arc<Shared>, len: usize, buf: Buffer) -> Self {
+    pub(crate) fn from_device(
+        shared: Arc<Shared>,
+        len: usize,
+        buf: Arc<Buffer>,
+        ready: Arc<Event>,
+    ) -> Self {
         Self {
             len,
             shared,
             copies: Mutex::new(Copies {
                 host: None,
-                device: Some(Arc::new(buf)),
+                device: Some((buf, ready)),
             }),
         }
     }
@@ -130,20 +141,22 @@ impl<F: DeviceField> FieldVec<F> {
         Arc::ptr_eq(&self.shared, shared)
     }
 
-    /// The host copy, downloaded first if there is none.
+    /// The host copy, downloaded first if there is none (after the work that makes the
+    /// device copy has run).
     pub fn host(&self) -> Result<Arc<Vec<F>>, RuntimeError> {
         let mut c = self.lock();
         if let Some(h) = &c.host {
             return Ok(h.clone());
         }
-        let (Some(buf), Some(dev)) = (&c.device, &self.shared.device) else {
-            unreachable_copies()?
+        let (Some((buf, ready)), Some(dev)) = (&c.device, &self.shared.device) else {
+            return unreachable_copies();
         };
+        ready.wait()?;
         let words = download(dev, buf, self.len * F::WORDS)?;
-        let bytes = (words.len() * 8) as u64;
         let cnt = &self.shared.counters;
         cnt.downloads.fetch_add(1, Ordering::Relaxed);
-        cnt.download_bytes.fetch_add(bytes, Ordering::Relaxed);
+        cnt.download_bytes
+            .fetch_add((words.len() * 8) as u64, Ordering::Relaxed);
         let h = Arc::new(from_words::<F>(&words));
         c.host = Some(h.clone());
         Ok(h)
@@ -154,23 +167,28 @@ impl<F: DeviceField> FieldVec<F> {
         Ok(self.host()?.as_ref().clone())
     }
 
-    /// The device copy, uploaded first if there is none.
-    pub(crate) fn device(&self) -> Result<Arc<Buffer>, RuntimeError> {
+    /// The device copy and the event it is valid after, made by `upload` (from the
+    /// elements' words) if there is none.
+    pub(crate) fn device_copy(
+        &self,
+        upload: impl FnOnce(&[u64]) -> Result<(Buffer, Event), RuntimeError>,
+    ) -> Result<(Arc<Buffer>, Arc<Event>), RuntimeError> {
         let mut c = self.lock();
         if let Some(d) = &c.device {
             return Ok(d.clone());
         }
-        let (Some(h), Some(dev)) = (&c.host, &self.shared.device) else {
-            unreachable_copies()?
+        let Some(h) = &c.host else {
+            return unreachable_copies();
         };
         let words = to_words(h);
-        let buf = Arc::new(upload(dev, &words)?);
+        let (buf, ready) = upload(&words)?;
         let cnt = &self.shared.counters;
         cnt.uploads.fetch_add(1, Ordering::Relaxed);
         cnt.upload_bytes
             .fetch_add((words.len() * 8) as u64, Ordering::Relaxed);
-        c.device = Some(buf.clone());
-        Ok(buf)
+        let d = (Arc::new(buf), Arc::new(ready));
+        c.device = Some(d.clone());
+        Ok(d)
     }
 }
 
@@ -184,19 +202,6 @@ fn unreachable_copies<T>() -> Result<T, RuntimeError> {
 /// A buffer of at least one word (no device takes an empty one).
 pub(crate) fn alloc_words(dev: &Device, words: usize) -> Result<Buffer, RuntimeError> {
     Ok(dev.alloc(8 * words.max(1))?)
-}
-
-/// `words` into a new buffer through pinned memory on a stream of its own.
-pub(crate) fn upload(dev: &Device, words: &[u64]) -> Result<Buffer, RuntimeError> {
-    let buf = alloc_words(dev, words.len())?;
-    if !words.is_empty() {
-        let stream = dev.stream()?;
-        let mut pinned = dev.pinned(8 * words.len())?;
-        pinned.as_mut_slice::<u64>()?.copy_from_slice(words);
-        stream.upload(&buf, 0, &mut pinned)?;
-        stream.finish()?;
-    }
-    Ok(buf)
 }
 
 /// The first `words` words of `buf`, through pinned memory.

@@ -346,6 +346,104 @@ fn bad_calls_are_errors(on_device: bool) {
     }
 }
 
+/// Listing 4.1 of the thesis, both scenarios, eager and deferred, on every context:
+/// (1) folds of several vectors in parallel tasks, nested two deep, each task on its own
+/// stream, the streams joined into the parent's; (2) a chain of dependent launches on one
+/// task (halving folds, as a Merkle tree's layers), synchronised once at the end.
+fn tasks_join_and_defer(on_device: bool) {
+    type F = bn254::Fr;
+    for ctx in contexts(on_device) {
+        for deferred in [false, true] {
+            let at = format!("{}, deferred {deferred}", ctx.describe());
+            let n = 1 << 10;
+            let tables: Vec<Vec<F>> = (0..4).map(|s| inputs(40 + s, 2 * n)).collect();
+            let vs: Vec<FieldVec<F>> = tables.iter().map(|t| ctx.vec(t.clone())).collect();
+            let r = inputs::<F>(5, 2)[1];
+            let fold_plain = |v: &[F]| -> Vec<F> {
+                (0..v.len() / 2)
+                    .map(|i| v[2 * i] + r * (v[2 * i + 1] - v[2 * i]))
+                    .collect()
+            };
+            let mut root = if deferred {
+                ctx.deferred_task()
+            } else {
+                ctx.task()
+            }
+            .unwrap();
+            assert_eq!(root.is_deferred(), deferred);
+            let fold = |t: &mut fastzk_runtime::Task<'_>, v: &FieldVec<F>| {
+                t.map(Fold, v.len() / 2, &[Arg::Vec(v), Arg::Field(r)])
+                    .unwrap()
+            };
+            let ((a, b), (c, d)) = root
+                .join(
+                    |t| t.join(|t| fold(t, &vs[0]), |t| fold(t, &vs[1])).unwrap(),
+                    |t| t.join(|t| fold(t, &vs[2]), |t| fold(t, &vs[3])).unwrap(),
+                )
+                .unwrap();
+            // The parent reads what its children made, ordered after them.
+            let ab = root
+                .map(Axpy, n, &[Arg::Field(F::ONE), Arg::Vec(&a), Arg::Vec(&b)])
+                .unwrap();
+            root.sync().unwrap();
+            for (k, got) in [a, b, c, d].iter().enumerate() {
+                assert_eq!(
+                    got.to_vec().unwrap(),
+                    fold_plain(&tables[k]),
+                    "fold {k}, {at}"
+                );
+            }
+            let want: Vec<F> = fold_plain(&tables[0])
+                .iter()
+                .zip(fold_plain(&tables[1]))
+                .map(|(x, y)| *x + y)
+                .collect();
+            assert_eq!(ab.to_vec().unwrap(), want, "after the join, {at}");
+
+            // Scenario 2: a chain, one sync.
+            let mut task = if deferred {
+                ctx.deferred_task()
+            } else {
+                ctx.task()
+            }
+            .unwrap();
+            let mut layer = fold(&mut task, &vs[0]);
+            let mut plain = fold_plain(&tables[0]);
+            while layer.len() > 1 {
+                layer = fold(&mut task, &layer);
+                plain = fold_plain(&plain);
+            }
+            task.sync().unwrap();
+            assert_eq!(layer.to_vec().unwrap(), plain, "chain, {at}");
+        }
+    }
+}
+
+/// A deferred launch that faults is reported at the sync, naming its kernel among the
+/// others; an eager one at once.
+fn deferred_faults_at_sync(on_device: bool) {
+    type F = Goldilocks;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let v: FieldVec<F> = ctx.vec(inputs(3, 10));
+        let mut t = ctx.deferred_task().unwrap();
+        t.map(Fold, 5, &[Arg::Vec(&v), Arg::Field(F::ONE)]).unwrap();
+        let r = t.map(ReadsPastEnd, 10, &[Arg::Vec(&v)]);
+        let r = match (on_device, r) {
+            // On the device the launch returns at once; the sync reports it.
+            (true, Ok(_)) => t.sync().map(drop),
+            (_, r) => r.map(drop),
+        };
+        match r {
+            Err(RuntimeError::Fault { kernel }) => assert_eq!(kernel, "reads_past_end", "{at}"),
+            other => panic!("{at}: {other:?}"),
+        }
+        // The fault is reported once; the task goes on.
+        t.map(Fold, 5, &[Arg::Vec(&v), Arg::Field(F::ONE)]).unwrap();
+        t.sync().unwrap();
+    }
+}
+
 fn main() {
     let mut t = Trials::default();
     macro_rules! per_field {
@@ -356,9 +454,11 @@ fn main() {
             t.plain(concat!("cpu::reductions::", $name), || {
                 reductions_match_plain_folds::<$f>(false)
             });
-            t.when(concat!("device::layer::maps::", $name), device_available(), || {
-                maps_match_plain_loops::<$f>(true)
-            });
+            t.when(
+                concat!("device::layer::maps::", $name),
+                device_available(),
+                || maps_match_plain_loops::<$f>(true),
+            );
             t.when(
                 concat!("device::layer::reductions::", $name),
                 device_available(),
@@ -375,6 +475,18 @@ fn main() {
     t.when("device::layer::bad_calls", device_available(), || {
         bad_calls_are_errors(true)
     });
-    t.when("device::layer::traffic", device_available(), traffic_is_lazy);
+    t.when(
+        "device::layer::traffic",
+        device_available(),
+        traffic_is_lazy,
+    );
+    t.plain("cpu::tasks", || tasks_join_and_defer(false));
+    t.when("device::layer::tasks", device_available(), || {
+        tasks_join_and_defer(true)
+    });
+    t.plain("cpu::deferred_faults", || deferred_faults_at_sync(false));
+    t.when("device::layer::deferred_faults", device_available(), || {
+        deferred_faults_at_sync(true)
+    });
     t.run()
 }

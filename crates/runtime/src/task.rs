@@ -1,0 +1,361 @@
+//! Tasks: collaborative heterogeneous parallelism (ZERA §4.2, §5.1). A task is a CPU
+//! task (rayon) that may launch device work; it does so on a private stream taken from
+//! the device's recycled pool. [`Task::join`] runs two child tasks in parallel, each on
+//! its own stream, and joins their streams into the parent's through events, without
+//! waiting on the host. Synchronisation is eager by default — every launch is waited for
+//! and its faults reported before the call returns, as host code after it may depend on
+//! it — or deferred ([`Context::deferred_task`]): launches return at once and are waited
+//! for, with their faults, at [`Task::sync`] (which also waits for the joined children).
+
+use std::sync::Arc;
+
+use fastzk_gpu::runtime::{Event, Pinned, Stream};
+use fastzk_gpu::source::from_words;
+use fastzk_gpu::{Arg as GpuArg, Buffer, Device};
+use rayon::prelude::*;
+
+use crate::context::{Op, REDUCE_GROUPS};
+use crate::vec::alloc_words;
+use crate::{
+    Arg, Context, CpuArg, Fault, FieldVec, Kernel, KernelField, ParamKind, Reducer, RuntimeError,
+};
+
+/// A CPU task of a [`Context`], with its private stream on the context's device.
+pub struct Task<'c> {
+    ctx: &'c Context,
+    stream: Option<Stream<'c>>,
+    deferred: bool,
+    /// One fault word for the task's launches: a launch that faults writes its number
+    /// (from 1), read back at the next sync.
+    flag: Option<Buffer>,
+    launched: Vec<&'static str>,
+    /// Staging memory of uploads in flight, and the buffers launches in flight read and
+    /// write, kept until the sync (dropped after the stream, which waits for its work).
+    staging: Vec<Pinned<'c>>,
+    holding: Vec<Arc<Buffer>>,
+    /// Joined children, waited for at the sync.
+    children: Vec<Task<'c>>,
+}
+
+impl<'c> Task<'c> {
+    pub(crate) fn new(ctx: &'c Context, deferred: bool) -> Result<Self, RuntimeError> {
+        let stream = match ctx.device_handle() {
+            Some(d) => Some(d.stream()?),
+            None => None,
+        };
+        Ok(Self {
+            ctx,
+            stream,
+            deferred,
+            flag: None,
+            launched: Vec::new(),
+            staging: Vec::new(),
+            holding: Vec::new(),
+            children: Vec::new(),
+        })
+    }
+
+    pub fn context(&self) -> &'c Context {
+        self.ctx
+    }
+
+    pub fn is_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Runs `a` and `b` as parallel tasks (rayon), each with a stream of its own and this
+    /// task's synchronisation mode; their streams join this one's: work this task issues
+    /// afterwards runs after theirs, and this task's sync waits for them.
+    pub fn join<A: Send, B: Send>(
+        &mut self,
+        a: impl FnOnce(&mut Task<'c>) -> A + Send,
+        b: impl FnOnce(&mut Task<'c>) -> B + Send,
+    ) -> Result<(A, B), RuntimeError> {
+        let (ctx, deferred) = (self.ctx, self.deferred);
+        let (ja, jb) = rayon::join(
+            || -> Result<_, RuntimeError> {
+                let mut t = Task::new(ctx, deferred)?;
+                Ok((a(&mut t), t))
+            },
+            || -> Result<_, RuntimeError> {
+                let mut t = Task::new(ctx, deferred)?;
+                Ok((b(&mut t), t))
+            },
+        );
+        let ((ra, ta), (rb, tb)) = (ja?, jb?);
+        for t in [ta, tb] {
+            if let (Some(me), Some(s)) = (&self.stream, &t.stream) {
+                me.wait(&s.record()?)?;
+            }
+            self.children.push(t);
+        }
+        Ok((ra, rb))
+    }
+
+    /// Waits for everything this task and its joined children issued, and reports the
+    /// first fault among them.
+    pub fn sync(&mut self) -> Result<(), RuntimeError> {
+        let mut first: Result<(), RuntimeError> = Ok(());
+        for mut c in std::mem::take(&mut self.children) {
+            let r = c.sync();
+            if first.is_ok() {
+                first = r;
+            }
+        }
+        if let Some(s) = &self.stream {
+            s.finish()?;
+        }
+        self.staging.clear();
+        self.holding.clear();
+        if let (Some(flag), Some(dev)) = (&self.flag, self.ctx.device_handle()) {
+            if !self.launched.is_empty() {
+                let mut w = [0u32; 2];
+                dev.read(flag, &mut w)?;
+                self.ctx.counters().control(8);
+                if w[0] != 0 {
+                    let kernel = self.launched.get(w[0] as usize - 1).copied();
+                    self.launched.clear();
+                    self.zero_flag()?;
+                    return Err(RuntimeError::Fault {
+                        kernel: kernel.unwrap_or("(unknown)"),
+                    });
+                }
+                self.launched.clear();
+            }
+        }
+        first
+    }
+
+    fn zero_flag(&mut self) -> Result<(), RuntimeError> {
+        if let (Some(f), Some(s)) = (&self.flag, &self.stream) {
+            s.zero(f, 8)?;
+            s.finish()?;
+        }
+        Ok(())
+    }
+
+    fn eager(&mut self) -> Result<(), RuntimeError> {
+        if self.deferred {
+            Ok(())
+        } else {
+            self.sync()
+        }
+    }
+
+    /// A new vector of `n` elements, element `i` the kernel's output at `i` (map over one
+    /// input, zip over several, or any indexing into them).
+    pub fn map<F: KernelField, K: Kernel<F>>(
+        &mut self,
+        _kernel: K,
+        n: usize,
+        args: &[Arg<'_, F>],
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        self.ctx.check::<F, K>(args)?;
+        if K::OUTPUTS != 1 {
+            return Err(RuntimeError::Call {
+                kernel: K::NAME,
+                what: format!(
+                    "gives {} elements per index: map makes one vector (use map_reduce)",
+                    K::OUTPUTS
+                ),
+            });
+        }
+        let Some(dev) = self.ctx.device_handle() else {
+            let held = host_copies(args)?;
+            let cpu = cpu_args(args, &held);
+            let fault = Fault::default();
+            let mut out = vec![F::ZERO; n];
+            out.par_chunks_mut(CPU_CHUNK)
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    for (j, o) in chunk.iter_mut().enumerate() {
+                        K::run(c * CPU_CHUNK + j, &cpu, &fault, std::slice::from_mut(o));
+                    }
+                });
+            faulted::<F, K>(&fault)?;
+            return Ok(self.ctx.vec(out));
+        };
+        let prog = self.ctx.program::<F, K, ()>(dev, Op::Map)?;
+        let out = Arc::new(alloc_words(dev, n * F::WORDS)?);
+        self.launch::<F, K>(dev, &prog, "fzk_map", n, n, args, &out)?;
+        let ready = self.stream().record()?;
+        let v = FieldVec::from_device(self.ctx.shared(), n, out, Arc::new(ready));
+        self.eager()?;
+        Ok(v)
+    }
+
+    /// The kernel's outputs over `0..n`, each of its `OUTPUTS` components reduced with
+    /// `R` (the identity when `n` is 0). Its result is on the host, so it synchronises
+    /// this task, deferred or not.
+    pub fn map_reduce<F: KernelField, K: Kernel<F>, R: Reducer<F>>(
+        &mut self,
+        _kernel: K,
+        _reducer: R,
+        n: usize,
+        args: &[Arg<'_, F>],
+    ) -> Result<Vec<F>, RuntimeError> {
+        self.ctx.check::<F, K>(args)?;
+        let k = K::OUTPUTS;
+        let combine = |mut a: Vec<F>, b: &[F]| {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = R::combine(*x, *y);
+            }
+            a
+        };
+        let Some(dev) = self.ctx.device_handle() else {
+            let held = host_copies(args)?;
+            let cpu = cpu_args(args, &held);
+            let fault = Fault::default();
+            let out = (0..n)
+                .into_par_iter()
+                .with_min_len(CPU_CHUNK)
+                .fold(
+                    || (vec![R::identity(); k], vec![F::ZERO; k]),
+                    |(acc, mut tmp), i| {
+                        K::run(i, &cpu, &fault, &mut tmp);
+                        (combine(acc, &tmp), tmp)
+                    },
+                )
+                .map(|(acc, _)| acc)
+                .reduce(|| vec![R::identity(); k], |a, b| combine(a, &b));
+            faulted::<F, K>(&fault)?;
+            return Ok(out);
+        };
+        if n == 0 {
+            return Ok(vec![R::identity(); k]);
+        }
+        let prog = self
+            .ctx
+            .program::<F, K, R>(dev, Op::Reduce(R::NAME, R::DEVICE_C))?;
+        let groups = n.div_ceil(dev.group_size()).min(REDUCE_GROUPS);
+        let threads = groups * dev.group_size();
+        let words = groups * k * F::WORDS;
+        let partial = Arc::new(alloc_words(dev, words)?);
+        self.launch::<F, K>(dev, &prog, "fzk_reduce", n, threads, args, &partial)?;
+        let mut pinned = dev.pinned(8 * words)?;
+        self.stream().download(&partial, 0, &mut pinned)?;
+        let parts = from_words::<F>(pinned.as_slice::<u64>()?);
+        self.ctx.counters().control(8 * words);
+        self.sync()?;
+        Ok(parts
+            .chunks_exact(k)
+            .fold(vec![R::identity(); k], combine))
+    }
+
+    fn stream(&self) -> &Stream<'c> {
+        self.stream
+            .as_ref()
+            .expect("a task of a device context has a stream")
+    }
+
+    /// `words` into a new buffer, copied on this task's stream through pinned staging
+    /// memory (kept until the sync); the event marks the copy's end.
+    pub(crate) fn upload(
+        &mut self,
+        dev: &'c Device,
+        words: &[u64],
+    ) -> Result<(Buffer, Event), RuntimeError> {
+        let buf = alloc_words(dev, words.len())?;
+        if !words.is_empty() {
+            let mut pinned = dev.pinned(8 * words.len())?;
+            pinned.as_mut_slice::<u64>()?.copy_from_slice(words);
+            self.stream().upload(&buf, 0, &mut pinned)?;
+            self.staging.push(pinned);
+        }
+        Ok((buf, self.stream().record()?))
+    }
+
+    /// Issues `entry` over `threads` threads for `n` indices on this task's stream, after
+    /// its vector arguments are on the device (moved there on this stream, or waited for
+    /// where another stream is making them).
+    #[allow(clippy::too_many_arguments)]
+    fn launch<F: KernelField, K: Kernel<F>>(
+        &mut self,
+        dev: &'c Device,
+        prog: &fastzk_gpu::Program,
+        entry: &str,
+        n: usize,
+        threads: usize,
+        args: &[Arg<'_, F>],
+        out: &Arc<Buffer>,
+    ) -> Result<(), RuntimeError> {
+        let mut bufs = Vec::new();
+        for a in args {
+            if let Arg::Vec(v) = a {
+                let (buf, ready) = v.device_copy(|w| self.upload(dev, w))?;
+                self.stream().wait(&ready)?;
+                bufs.push((buf, v.len()));
+            }
+        }
+        if self.flag.is_none() {
+            self.flag = Some(alloc_words(dev, 1)?);
+            self.zero_flag()?;
+        }
+        self.launched.push(K::NAME);
+        let launch_id = self.launched.len() as u32;
+        let mut uniform_words = Vec::new();
+        let mut gpu_args = vec![GpuArg::U64(n as u64)];
+        let mut next = bufs.iter();
+        for (a, kind) in args.iter().zip(K::PARAMS) {
+            match (a, kind) {
+                (Arg::Vec(_), ParamKind::Input) => {
+                    let (b, len) = next.next().expect("one buffer per vector");
+                    gpu_args.push(GpuArg::Buf(b));
+                    gpu_args.push(GpuArg::U64(*len as u64));
+                }
+                // A field element crosses as its words, as kernel arguments.
+                (Arg::Field(x), ParamKind::Field) => {
+                    uniform_words.clear();
+                    x.push_words(&mut uniform_words);
+                    gpu_args.extend(uniform_words.iter().map(|w| GpuArg::U64(*w)));
+                }
+                (Arg::Int(x), ParamKind::Int) => gpu_args.push(GpuArg::U64(*x as u64)),
+                _ => return Err(RuntimeError::Internal("arguments checked".into())),
+            }
+        }
+        let flag = self.flag.as_ref().expect("made above");
+        gpu_args.push(GpuArg::Buf(out));
+        gpu_args.push(GpuArg::Buf(flag));
+        gpu_args.push(GpuArg::U32(launch_id));
+        self.stream().launch(prog, entry, threads, &gpu_args)?;
+        self.ctx.counters().launched();
+        self.holding.extend(bufs.into_iter().map(|(b, _)| b));
+        self.holding.push(out.clone());
+        Ok(())
+    }
+}
+
+/// Indices a CPU task takes at a time.
+const CPU_CHUNK: usize = 1024;
+
+/// The host copies of the vector arguments, held while the CPU loop reads them.
+fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<Vec<Arc<Vec<F>>>, RuntimeError> {
+    args.iter()
+        .filter_map(|a| match a {
+            Arg::Vec(v) => Some(v.host()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn cpu_args<'a, F: KernelField>(
+    args: &[Arg<'_, F>],
+    held: &'a [Arc<Vec<F>>],
+) -> Vec<CpuArg<'a, F>> {
+    let mut next = held.iter();
+    args.iter()
+        .map(|a| match a {
+            Arg::Vec(_) => CpuArg::Input(next.next().map_or(&[][..], |v| &v[..])),
+            Arg::Field(x) => CpuArg::Field(*x),
+            Arg::Int(x) => CpuArg::Int(*x),
+        })
+        .collect()
+}
+
+fn faulted<F: KernelField, K: Kernel<F>>(fault: &Fault) -> Result<(), RuntimeError> {
+    if fault.is_set() {
+        Err(RuntimeError::Fault { kernel: K::NAME })
+    } else {
+        Ok(())
+    }
+}
