@@ -56,10 +56,13 @@ impl<F> Arg<'_, F> {
     }
 }
 
+/// A program: the kernel, the field, the reducer and the vectors stored.
+type ProgramKey = (TypeId, TypeId, TypeId, usize);
+
 /// Runs kernels on the CPU or on one device; the vectors it makes live there.
 pub struct Context {
     shared: Arc<Shared>,
-    programs: Mutex<HashMap<(TypeId, TypeId, TypeId), Arc<Program>>>,
+    programs: Mutex<HashMap<ProgramKey, Arc<Program>>>,
 }
 
 /// Threads of a reduction on a device: enough to fill it, few enough that the partial
@@ -193,7 +196,12 @@ impl Context {
         dev: &Device,
         op: Op,
     ) -> Result<Arc<Program>, RuntimeError> {
-        let key = (TypeId::of::<K>(), TypeId::of::<F>(), TypeId::of::<R>());
+        let key = (
+            TypeId::of::<K>(),
+            TypeId::of::<F>(),
+            TypeId::of::<R>(),
+            op.vectors,
+        );
         if let Some(p) = self.lock_programs().get(&key) {
             return Ok(p.clone());
         }
@@ -203,18 +211,17 @@ impl Context {
         Ok(p)
     }
 
-    fn lock_programs(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<(TypeId, TypeId, TypeId), Arc<Program>>> {
+    fn lock_programs(&self) -> std::sync::MutexGuard<'_, HashMap<ProgramKey, Arc<Program>>> {
         self.programs.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
+/// What a program's `fzk_run` does with the kernel's outputs: the first `vectors` are
+/// stored, the rest reduced with `reducer` (its name and C).
 #[derive(Clone, Copy)]
-pub(crate) enum Op {
-    Map,
-    /// The reducer's name and C.
-    Reduce(&'static str, &'static str),
+pub(crate) struct Op {
+    pub vectors: usize,
+    pub reducer: (&'static str, &'static str),
 }
 
 /// The helpers every translated kernel calls (checked reads, checked division).
@@ -282,51 +289,54 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
     }
     let params: String = params.iter().map(|p| format!(", {p}")).collect();
     let call: String = call.iter().map(|a| format!(", {a}")).collect();
-    let (name, k) = (K::NAME, K::OUTPUTS);
-    match op {
-        Op::Map => c.push_str(&format!(
-            "KERNEL fzk_map(u64 n{params}, GLOBAL FZ_F *fz_dst, GLOBAL u32 *fz_flag, u32 fz_launch FZ_COUNTERS) {{
-  u64 i = GLOBAL_ID();
-  if (i >= n) return;
-{unpack}  u32 fault = 0;
-  FZ_F out[1];
-  KF(k_{name})(i{call}, &fault, out);
-  fz_dst[i] = out[0];
-  if (fault) *fz_flag = fz_launch;
-}}
-"
-        )),
-        Op::Reduce(r, rc) => {
-            c.push_str(rc);
-            c.push_str(&format!(
-                "KERNEL fzk_reduce(u64 n{params}, GLOBAL FZ_F *fz_partial, GLOBAL u32 *fz_flag, u32 fz_launch FZ_COUNTERS) {{
-  LOCAL_DECL FZ_F tmp[FZ_GROUP];
-{unpack}
-  u64 stride = (u64)FZ_GROUP * {REDUCE_GROUPS};
-  u32 fault = 0;
-  FZ_F acc[{k}], out[{k}];
-  for (int j = 0; j < {k}; j++) acc[j] = KF(r_{r}_identity)();
-  for (u64 i = GLOBAL_ID(); i < n; i += stride) {{
-    KF(k_{name})(i{call}, &fault, out);
-    for (int j = 0; j < {k}; j++) acc[j] = KF(r_{r})(acc[j], out[j]);
-  }}
-  if (fault) *fz_flag = fz_launch;
-  u32 l = LOCAL_ID();
-  for (int j = 0; j < {k}; j++) {{
+    let (name, k, m) = (K::NAME, K::OUTPUTS, op.vectors);
+    let reduced = k - m;
+    let (r, rc) = op.reducer;
+    let dsts: String = (0..m)
+        .map(|j| format!("GLOBAL FZ_F *fz_dst{j}, "))
+        .collect();
+    let stores: String = (0..m)
+        .map(|j| format!("    fz_dst{j}[i] = out[{j}];\n"))
+        .collect();
+    // Reduced components: each thread's accumulators over its indices, then a tree in
+    // local memory per component, one partial result per work-group.
+    let (acc_decl, acc_add, tree) = if reduced == 0 {
+        Default::default()
+    } else {
+        c.push_str(rc);
+        (
+            format!(
+                "  LOCAL_DECL FZ_F tmp[FZ_GROUP];\n  FZ_F acc[{reduced}];\n  for (int j = 0; j < {reduced}; j++) acc[j] = KF(r_{r}_identity)();\n"
+            ),
+            format!("    for (int j = 0; j < {reduced}; j++) acc[j] = KF(r_{r})(acc[j], out[{m} + j]);\n"),
+            format!(
+                "  u32 l = LOCAL_ID();
+  for (int j = 0; j < {reduced}; j++) {{
     tmp[l] = acc[j];
     BARRIER();
     for (u32 s = FZ_GROUP / 2; s > 0; s >>= 1) {{
       if (l < s) tmp[l] = KF(r_{r})(tmp[l], tmp[l + s]);
       BARRIER();
     }}
-    if (l == 0) fz_partial[(u64)GROUP_ID() * {k} + j] = tmp[0];
+    if (l == 0) fz_partial[(u64)GROUP_ID() * {reduced} + j] = tmp[0];
     BARRIER();
   }}
-}}
 "
-            ));
-        }
-    }
+            ),
+        )
+    };
+    c.push_str(&format!(
+        "KERNEL fzk_run(u64 n{params}, {dsts}GLOBAL FZ_F *fz_partial, GLOBAL u32 *fz_flag, u32 fz_launch FZ_COUNTERS) {{
+{acc_decl}{unpack}  u64 stride = (u64)FZ_GROUP * {REDUCE_GROUPS};
+  u32 fault = 0;
+  FZ_F out[{k}];
+  for (u64 i = GLOBAL_ID(); i < n; i += stride) {{
+    KF(k_{name})(i{call}, &fault, out);
+{stores}{acc_add}  }}
+  if (fault) *fz_flag = fz_launch;
+{tree}}}
+"
+    ));
     c.push_str("#undef KF\n#undef FZ_GROUP\n#undef FZ_F\n");
     src.append(&c);
     src.text().to_string()

@@ -18,6 +18,7 @@ use crate::context::{Op, REDUCE_GROUPS};
 use crate::vec::alloc_words;
 use crate::{
     Arg, Context, CpuArg, Fault, FieldVec, Kernel, KernelField, ParamKind, Reducer, RuntimeError,
+    Sum,
 };
 
 /// A CPU task of a [`Context`], with its private stream on the context's device.
@@ -146,42 +147,22 @@ impl<'c> Task<'c> {
     /// input, zip over several, or any indexing into them).
     pub fn map<F: KernelField, K: Kernel<F>>(
         &mut self,
-        _kernel: K,
+        kernel: K,
         n: usize,
         args: &[Arg<'_, F>],
     ) -> Result<FieldVec<F>, RuntimeError> {
-        self.ctx.check::<F, K>(args)?;
         if K::OUTPUTS != 1 {
             return Err(RuntimeError::Call {
                 kernel: K::NAME,
                 what: format!(
-                    "gives {} elements per index: map makes one vector (use map_reduce)",
+                    "gives {} elements per index: map makes one vector (use run or map_reduce)",
                     K::OUTPUTS
                 ),
             });
         }
-        let Some(dev) = self.ctx.device_handle() else {
-            let held = host_copies(args)?;
-            let cpu = cpu_args(args, &held);
-            let fault = Fault::default();
-            let mut out = vec![F::ZERO; n];
-            out.par_chunks_mut(CPU_CHUNK)
-                .enumerate()
-                .for_each(|(c, chunk)| {
-                    for (j, o) in chunk.iter_mut().enumerate() {
-                        K::run(c * CPU_CHUNK + j, &cpu, &fault, std::slice::from_mut(o));
-                    }
-                });
-            faulted::<F, K>(&fault)?;
-            return Ok(self.ctx.vec(out));
-        };
-        let prog = self.ctx.program::<F, K, ()>(dev, Op::Map)?;
-        let out = Arc::new(alloc_words(dev, n * F::WORDS)?);
-        self.launch::<F, K>(dev, &prog, "fzk_map", n, n, args, &out)?;
-        let ready = self.stream().record()?;
-        let v = FieldVec::from_device(self.ctx.shared(), n, out, Arc::new(ready));
-        self.eager()?;
-        Ok(v)
+        let (mut v, _) = self.run(kernel, Sum, n, 1, args)?;
+        v.pop()
+            .ok_or_else(|| RuntimeError::Internal("run made no vector".into()))
     }
 
     /// The kernel's outputs over `0..n`, each of its `OUTPUTS` components reduced with
@@ -189,13 +170,35 @@ impl<'c> Task<'c> {
     /// this task, deferred or not.
     pub fn map_reduce<F: KernelField, K: Kernel<F>, R: Reducer<F>>(
         &mut self,
-        _kernel: K,
-        _reducer: R,
+        kernel: K,
+        reducer: R,
         n: usize,
         args: &[Arg<'_, F>],
     ) -> Result<Vec<F>, RuntimeError> {
+        Ok(self.run(kernel, reducer, n, 0, args)?.1)
+    }
+
+    /// The general loop, in one pass over `0..n`: the kernel's first `vectors` output
+    /// components become vectors (component `k` at index `i` is element `i` of vector
+    /// `k`), the others are reduced with `R` — a fold that writes the bound tables and
+    /// sums the next message at once, say. Synchronises when anything is reduced.
+    pub fn run<F: KernelField, K: Kernel<F>, R: Reducer<F>>(
+        &mut self,
+        _kernel: K,
+        _reducer: R,
+        n: usize,
+        vectors: usize,
+        args: &[Arg<'_, F>],
+    ) -> Result<(Vec<FieldVec<F>>, Vec<F>), RuntimeError> {
         self.ctx.check::<F, K>(args)?;
         let k = K::OUTPUTS;
+        if vectors > k {
+            return Err(RuntimeError::Call {
+                kernel: K::NAME,
+                what: format!("gives {k} elements per index, not {vectors} vectors"),
+            });
+        }
+        let reduced = k - vectors;
         let combine = |mut a: Vec<F>, b: &[F]| {
             for (x, y) in a.iter_mut().zip(b) {
                 *x = R::combine(*x, *y);
@@ -206,40 +209,71 @@ impl<'c> Task<'c> {
             let held = host_copies(args)?;
             let cpu = cpu_args(args, &held);
             let fault = Fault::default();
-            let out = (0..n)
+            let mut outs: Vec<Vec<F>> = vec![vec![F::ZERO; n]; vectors];
+            // Each task takes a chunk of indices and the matching chunk of every output.
+            let mut chunks: Vec<Vec<&mut [F]>> =
+                (0..n.div_ceil(CPU_CHUNK)).map(|_| Vec::new()).collect();
+            for o in outs.iter_mut() {
+                for (c, piece) in o.chunks_mut(CPU_CHUNK).enumerate() {
+                    chunks[c].push(piece);
+                }
+            }
+            let sums = chunks
                 .into_par_iter()
-                .with_min_len(CPU_CHUNK)
-                .fold(
-                    || (vec![R::identity(); k], vec![F::ZERO; k]),
-                    |(acc, mut tmp), i| {
+                .enumerate()
+                .map(|(c, mut pieces)| {
+                    let mut acc = vec![R::identity(); reduced];
+                    let mut tmp = vec![F::ZERO; k];
+                    let start = c * CPU_CHUNK;
+                    for i in start..(start + CPU_CHUNK).min(n) {
                         K::run(i, &cpu, &fault, &mut tmp);
-                        (combine(acc, &tmp), tmp)
-                    },
-                )
-                .map(|(acc, _)| acc)
-                .reduce(|| vec![R::identity(); k], |a, b| combine(a, &b));
+                        for (p, x) in pieces.iter_mut().zip(&tmp) {
+                            p[i - start] = *x;
+                        }
+                        acc = combine(acc, &tmp[vectors..]);
+                    }
+                    acc
+                })
+                .reduce(|| vec![R::identity(); reduced], |a, b| combine(a, &b));
             faulted::<F, K>(&fault)?;
-            return Ok(out);
+            return Ok((outs.into_iter().map(|o| self.ctx.vec(o)).collect(), sums));
         };
-        if n == 0 {
-            return Ok(vec![R::identity(); k]);
-        }
-        let prog = self
-            .ctx
-            .program::<F, K, R>(dev, Op::Reduce(R::NAME, R::DEVICE_C))?;
-        let groups = n.div_ceil(dev.group_size()).min(REDUCE_GROUPS);
+        let prog = self.ctx.program::<F, K, R>(
+            dev,
+            Op {
+                vectors,
+                reducer: (R::NAME, R::DEVICE_C),
+            },
+        )?;
+        let groups = n.div_ceil(dev.group_size()).clamp(1, REDUCE_GROUPS);
         let threads = groups * dev.group_size();
-        let words = groups * k * F::WORDS;
-        let partial = Arc::new(alloc_words(dev, words)?);
-        self.launch::<F, K>(dev, &prog, "fzk_reduce", n, threads, args, &partial)?;
-        let mut pinned = dev.pinned(8 * words)?;
+        let dst = (0..vectors)
+            .map(|_| alloc_words(dev, n * F::WORDS).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        let partial_words = groups * reduced * F::WORDS;
+        let partial = Arc::new(alloc_words(dev, partial_words)?);
+        if n > 0 {
+            self.launch::<F, K>(dev, &prog, n, threads, args, &dst, &partial)?;
+        }
+        let ready = Arc::new(self.stream().record()?);
+        let vecs = dst
+            .into_iter()
+            .map(|b| FieldVec::from_device(self.ctx.shared(), n, b, ready.clone()))
+            .collect();
+        if reduced == 0 {
+            self.eager()?;
+            return Ok((vecs, Vec::new()));
+        }
+        let mut pinned = dev.pinned(8 * partial_words)?;
         self.stream().download(&partial, 0, &mut pinned)?;
         let parts = from_words::<F>(pinned.as_slice::<u64>()?);
-        self.ctx.counters().control(8 * words);
+        self.ctx.counters().control(8 * partial_words);
         self.sync()?;
-        Ok(parts
-            .chunks_exact(k)
-            .fold(vec![R::identity(); k], combine))
+        let sums = parts
+            .chunks_exact(reduced)
+            .take(if n == 0 { 0 } else { groups })
+            .fold(vec![R::identity(); reduced], combine);
+        Ok((vecs, sums))
     }
 
     fn stream(&self) -> &Stream<'c> {
@@ -265,7 +299,7 @@ impl<'c> Task<'c> {
         Ok((buf, self.stream().record()?))
     }
 
-    /// Issues `entry` over `threads` threads for `n` indices on this task's stream, after
+    /// Issues the kernel's `fzk_run` over `threads` threads for `n` indices on this task's stream, after
     /// its vector arguments are on the device (moved there on this stream, or waited for
     /// where another stream is making them).
     #[allow(clippy::too_many_arguments)]
@@ -273,11 +307,11 @@ impl<'c> Task<'c> {
         &mut self,
         dev: &'c Device,
         prog: &fastzk_gpu::Program,
-        entry: &str,
         n: usize,
         threads: usize,
         args: &[Arg<'_, F>],
-        out: &Arc<Buffer>,
+        dst: &[Arc<Buffer>],
+        partial: &Arc<Buffer>,
     ) -> Result<(), RuntimeError> {
         let mut bufs = Vec::new();
         for a in args {
@@ -314,13 +348,15 @@ impl<'c> Task<'c> {
             }
         }
         let flag = self.flag.as_ref().expect("made above");
-        gpu_args.push(GpuArg::Buf(out));
+        gpu_args.extend(dst.iter().map(|b| GpuArg::Buf(b)));
+        gpu_args.push(GpuArg::Buf(partial));
         gpu_args.push(GpuArg::Buf(flag));
         gpu_args.push(GpuArg::U32(launch_id));
-        self.stream().launch(prog, entry, threads, &gpu_args)?;
+        self.stream().launch(prog, "fzk_run", threads, &gpu_args)?;
         self.ctx.counters().launched();
         self.holding.extend(bufs.into_iter().map(|(b, _)| b));
-        self.holding.push(out.clone());
+        self.holding.extend(dst.iter().cloned());
+        self.holding.push(partial.clone());
         Ok(())
     }
 }

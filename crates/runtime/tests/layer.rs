@@ -444,6 +444,70 @@ fn deferred_faults_at_sync(on_device: bool) {
     }
 }
 
+/// The layer's sumcheck of `a·b·c` gives the hand-written `run_fused`'s proof: the same
+/// messages, challenges, final claim and table values, on every context, from 1 to 12
+/// variables; and it verifies.
+fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on_device: bool) {
+    use fastzk_multilinear::sumcheck::{run_fused, verify};
+    use fastzk_multilinear::{HashKind, Transcript};
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        for vars in [1usize, 2, 3, 7, 12] {
+            let n = 1 << vars;
+            let t: Vec<Vec<F>> = (0..3).map(|s| inputs(60 + s + vars as u64, n)).collect();
+            let claim: F = (0..n).map(|i| t[0][i] * t[1][i] * t[2][i]).sum();
+            // As `prove_claimed` does, and `verify` expects.
+            let start = || {
+                let mut t = Transcript::new(HashKind::Blake3, b"layer test");
+                t.append_elements(b"sumcheck claim", &[claim]);
+                t
+            };
+            let mut tr = start();
+            let (rounds, point, running, tables) = run_fused(
+                [t[0].clone(), t[1].clone(), t[2].clone()],
+                3,
+                |v: &[F; 3]| v[0] * v[1] * v[2],
+                claim,
+                vars,
+                None,
+                &mut tr,
+            )
+            .unwrap();
+            let mut tl = start();
+            let mut task = ctx.deferred_task().unwrap();
+            let (l_rounds, l_point, l_running, values) = fastzk_runtime::sumcheck::prove_product3(
+                &mut task,
+                [&t[0], &t[1], &t[2]],
+                claim,
+                &mut tl,
+            )
+            .unwrap();
+            task.sync().unwrap();
+            assert_eq!(l_rounds, rounds, "messages, {vars} variables, {at}");
+            assert_eq!(l_point, point, "challenges, {vars} variables, {at}");
+            assert_eq!(l_running, running, "{vars} variables, {at}");
+            assert_eq!(
+                values.to_vec(),
+                vec![tables[0][0], tables[1][0], tables[2][0]],
+                "{at}"
+            );
+            assert_eq!(values[0] * values[1] * values[2], running, "{at}");
+            let mut tv = Transcript::new(HashKind::Blake3, b"layer test");
+            let proof = fastzk_multilinear::sumcheck::SumcheckProof { rounds: l_rounds };
+            let (r, last) = verify(claim, vars, 3, &proof, &mut tv).unwrap();
+            assert_eq!((r, last), (point, running), "{at}");
+        }
+        // Tables that are not one power-of-two length are refused.
+        let mut task = ctx.task().unwrap();
+        let t = inputs::<F>(1, 6);
+        let mut tr = Transcript::new(HashKind::Blake3, b"layer test");
+        let e = fastzk_runtime::sumcheck::prove_product3(&mut task, [&t, &t, &t], F::ZERO, &mut tr)
+            .err()
+            .expect("6 entries");
+        assert!(e.to_string().contains("power-of-two"), "{at}: {e}");
+    }
+}
+
 fn main() {
     let mut t = Trials::default();
     macro_rules! per_field {
@@ -479,6 +543,27 @@ fn main() {
         "device::layer::traffic",
         device_available(),
         traffic_is_lazy,
+    );
+    t.plain("cpu::sumcheck::goldilocks", || {
+        sumcheck_matches_hand_written::<Goldilocks>(false)
+    });
+    t.plain("cpu::sumcheck::bn254_fr", || {
+        sumcheck_matches_hand_written::<bn254::Fr>(false)
+    });
+    t.when(
+        "device::layer::sumcheck::goldilocks",
+        device_available(),
+        || sumcheck_matches_hand_written::<Goldilocks>(true),
+    );
+    t.when(
+        "device::layer::sumcheck::goldilocks_ext2",
+        device_available(),
+        || sumcheck_matches_hand_written::<GoldilocksExt2>(true),
+    );
+    t.when(
+        "device::layer::sumcheck::bn254_fr",
+        device_available(),
+        || sumcheck_matches_hand_written::<bn254::Fr>(true),
     );
     t.plain("cpu::tasks", || tasks_join_and_defer(false));
     t.when("device::layer::tasks", device_available(), || {

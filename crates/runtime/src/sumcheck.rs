@@ -1,0 +1,154 @@
+//! The sumcheck of `Σ_x a(x)·b(x)·c(x)` written once on the layer: the first protocol
+//! on it, the same rounds as the hand-written `fastzk_multilinear::sumcheck::run_fused`
+//! with `g = a·b·c` (same transcript, same messages, same challenges), on the CPU or a
+//! device. Each round is one pass: a kernel binds the tables to the last challenge and
+//! sums the next message at once.
+//!
+//! A table of `2^k` entries is held as its two halves, `lo = t[..2^(k−1)]` and
+//! `hi = t[2^(k−1)..]`: round pairs are `(lo[j], hi[j])`, and binding writes the next
+//! round's halves directly (`lo'[j]` from pair `j`, `hi'[j]` from pair `j + 2^(k−2)`).
+
+use fastzk_multilinear::sumcheck::absorb_round;
+use fastzk_multilinear::{Absorb, Transcript};
+
+use crate::{kernel, Arg, FieldVec, KernelField, RuntimeError, Sum, Task};
+
+/// The message of a round, `s(0), s(2), s(3)`, from pair `j`.
+#[kernel]
+pub fn product3_message<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+) -> [F; 3] {
+    let a0 = al[j];
+    let b0 = bl[j];
+    let c0 = cl[j];
+    let da = ah[j] - a0;
+    let db = bh[j] - b0;
+    let dc = ch[j] - c0;
+    let a2 = ah[j] + da;
+    let b2 = bh[j] + db;
+    let c2 = ch[j] + dc;
+    [
+        a0 * b0 * c0,
+        a2 * b2 * c2,
+        (a2 + da) * (b2 + db) * (c2 + dc),
+    ]
+}
+
+/// Binds pairs `j` and `j + q` of each table to `r` (the next round's halves at `j`) and
+/// gives the next message's terms from them.
+#[kernel]
+pub fn product3_round<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    q: usize,
+    r: F,
+) -> [F; 9] {
+    let a0 = al[j] + r * (ah[j] - al[j]);
+    let a1 = al[j + q] + r * (ah[j + q] - al[j + q]);
+    let b0 = bl[j] + r * (bh[j] - bl[j]);
+    let b1 = bl[j + q] + r * (bh[j + q] - bl[j + q]);
+    let c0 = cl[j] + r * (ch[j] - cl[j]);
+    let c1 = cl[j + q] + r * (ch[j + q] - cl[j + q]);
+    let da = a1 - a0;
+    let db = b1 - b0;
+    let dc = c1 - c0;
+    let a2 = a1 + da;
+    let b2 = b1 + db;
+    let c2 = c1 + dc;
+    [
+        a0,
+        a1,
+        b0,
+        b1,
+        c0,
+        c1,
+        a0 * b0 * c0,
+        a2 * b2 * c2,
+        (a2 + da) * (b2 + db) * (c2 + dc),
+    ]
+}
+
+/// Binds the last pair of each table: the tables' values at the challenges.
+#[kernel]
+pub fn product3_last<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    r: F,
+) -> [F; 3] {
+    [
+        al[j] + r * (ah[j] - al[j]),
+        bl[j] + r * (bh[j] - bl[j]),
+        cl[j] + r * (ch[j] - cl[j]),
+    ]
+}
+
+fn halves<F>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
+    t.iter().map(Arg::Vec).collect()
+}
+
+/// What [`prove_product3`] returns: the messages, the challenges, the last running
+/// claim and the three tables' values at the challenges.
+pub type Product3Run<F> = (Vec<Vec<F>>, Vec<F>, F, [F; 3]);
+
+/// All rounds of the sumcheck of `a·b·c` from `claim` on `task`'s context, tables of one
+/// power-of-two length of at least 2 (on the host or the device).
+pub fn prove_product3<F: KernelField + Absorb>(
+    task: &mut Task<'_>,
+    [a, b, c]: [&[F]; 3],
+    claim: F,
+    transcript: &mut Transcript,
+) -> Result<Product3Run<F>, RuntimeError> {
+    let len = a.len();
+    if !len.is_power_of_two() || len < 2 || b.len() != len || c.len() != len {
+        return Err(RuntimeError::Call {
+            kernel: "product3_round",
+            what: format!(
+                "tables of one power-of-two length, at least 2 ({}, {}, {} given)",
+                a.len(),
+                b.len(),
+                c.len()
+            ),
+        });
+    }
+    let ctx = task.context();
+    let mut half = len / 2;
+    let mut tables: Vec<FieldVec<F>> = [a, b, c]
+        .iter()
+        .flat_map(|t| [ctx.vec(t[..half].to_vec()), ctx.vec(t[half..].to_vec())])
+        .collect();
+    let mut msg = task.map_reduce(Product3Message, Sum, half, &halves(&tables))?;
+    let (mut rounds, mut point, mut running) = (Vec::new(), Vec::new(), claim);
+    loop {
+        let r;
+        (r, running) = absorb_round(&msg, running, transcript);
+        rounds.push(msg);
+        point.push(r);
+        let mut args = halves(&tables);
+        if half == 1 {
+            args.push(Arg::Field(r));
+            let v = task.map_reduce(Product3Last, Sum, 1, &args)?;
+            return Ok((rounds, point, running, [v[0], v[1], v[2]]));
+        }
+        half /= 2;
+        args.extend([Arg::Int(half), Arg::Field(r)]);
+        let (next, m) = task.run(Product3Round, Sum, half, 6, &args)?;
+        tables = next;
+        msg = m;
+    }
+}
