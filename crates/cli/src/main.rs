@@ -11,7 +11,9 @@ mod progress;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use cmd::{bench_msm, bench_ntt, demo, gpu, groth16, plonk, protocol, r1cs, spartan, witness};
+use cmd::{
+    bench_layer, bench_msm, bench_ntt, demo, gpu, groth16, plonk, protocol, r1cs, spartan, witness,
+};
 
 #[derive(Parser)]
 #[command(
@@ -84,6 +86,8 @@ enum BenchKernel {
     Msm(bench_msm::MsmBenchArgs),
     /// Number-theoretic transform.
     Ntt(bench_ntt::NttBenchArgs),
+    /// The single-source layer next to hand-written code (the sumcheck of a·b·c).
+    Layer(bench_layer::LayerBenchArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -160,6 +164,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Bench { kernel } => match kernel {
             BenchKernel::Msm(args) => bench_msm::run(&args),
             BenchKernel::Ntt(args) => bench_ntt::run(&args),
+            BenchKernel::Layer(args) => bench_layer::run(&args),
         }
         .map(|()| 0),
     }

@@ -271,6 +271,20 @@ impl Device {
         })
     }
 
+    /// The device the test suites run on: CUDA device `i` with
+    /// `FASTZK_TEST_CUDA_DEVICE=i` (on a GPU host), else OpenCL device
+    /// `FASTZK_TEST_OPENCL_DEVICE` (0 by default: PoCL in CI).
+    pub fn open_for_tests() -> Result<Self, GpuError> {
+        let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
+        match index("FASTZK_TEST_CUDA_DEVICE") {
+            Some(i) => Self::open(Backend::Cuda, i),
+            None => Self::open(
+                Backend::OpenCl,
+                index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
+            ),
+        }
+    }
+
     /// Device `index` of `backend` in counting mode: every kernel compiled with `FZ_COUNT`
     /// counts its primitives and device-memory bytes (slower; for the static model's
     /// checks, see [`crate::count`]).

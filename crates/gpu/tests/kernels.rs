@@ -19,15 +19,7 @@ use fastzk_testing::Trials;
 fn opencl() -> Result<Arc<Device>, String> {
     static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
     DEV.get_or_init(|| {
-        let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
-        let (backend, i) = match index("FASTZK_TEST_CUDA_DEVICE") {
-            Some(i) => (Backend::Cuda, i),
-            None => (
-                Backend::OpenCl,
-                index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
-            ),
-        };
-        Device::open(backend, i)
+        Device::open_for_tests()
             .map(Arc::new)
             .map_err(|e| e.to_string())
     })

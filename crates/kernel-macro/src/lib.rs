@@ -54,6 +54,9 @@ fn with_fault_param(f: &mut ItemFn) {
         .inputs
         .push(syn::parse_quote!(#fault: &::fastzk_runtime::Fault));
     checked::rewrite(&mut f.block);
+    // A loop body takes what it reads as parameters, often many.
+    f.attrs
+        .push(syn::parse_quote!(#[allow(clippy::too_many_arguments)]));
 }
 
 /// `snake_case` → `CamelCase`: the kernel's type beside its function.
@@ -89,10 +92,18 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
         Param::Int(_) => quote!(::fastzk_runtime::ParamKind::Int),
     });
     let names = sig.params.iter().map(|p| p.ident().to_string());
-    let call_args = sig.params.iter().enumerate().map(|(k, p)| match p {
-        Param::Input(_) => quote!(::fastzk_runtime::CpuArg::input(&args[#k], fault)),
-        Param::Field(_) => quote!(::fastzk_runtime::CpuArg::field(&args[#k], fault)),
-        Param::Int(_) => quote!(::fastzk_runtime::CpuArg::int(&args[#k], fault)),
+    // The arguments, resolved once per loop; the closure reads them per index.
+    let locals: Vec<syn::Ident> = (0..sig.params.len())
+        .map(|k| quote::format_ident!("__fz_arg{}", k))
+        .collect();
+    let resolve = sig.params.iter().enumerate().map(|(k, p)| {
+        let get = match p {
+            Param::Input(_) => quote!(input_at),
+            Param::Field(_) => quote!(field_at),
+            Param::Int(_) => quote!(int_at),
+        };
+        let local = &locals[k];
+        quote!(let #local = ::fastzk_runtime::CpuArg::#get(args, #k, fault);)
     });
     let store = if outputs == 1 {
         quote!(if let Some(o) = out.first_mut() {
@@ -118,18 +129,18 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
             const PARAM_NAMES: &'static [&'static str] = &[#(#names),*];
             const OUTPUTS: usize = #outputs;
             const DEVICE_C: &'static str = #c;
-            fn run(
-                i: usize,
-                args: &[::fastzk_runtime::CpuArg<'_, #field>],
-                fault: &::fastzk_runtime::Fault,
-                out: &mut [#field],
-            ) {
+            fn body<'a>(
+                args: &'a [::fastzk_runtime::CpuArg<'a, #field>],
+                fault: &'a ::fastzk_runtime::Fault,
+            ) -> impl Fn(usize, &mut [#field]) + Sync + 'a {
                 if args.len() != #n_params {
                     fault.set();
-                    return;
                 }
-                let r = #fname::<#field>(i, #(#call_args,)* fault);
-                #store
+                #(#resolve)*
+                move |i: usize, out: &mut [#field]| {
+                    let r = #fname::<#field>(i, #(#locals,)* fault);
+                    #store
+                }
             }
         }
     })

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub use context::{Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
 pub use task::Task;
-pub use vec::{FieldVec, Residency, Traffic};
+pub use vec::{FieldVec, HostSlice, Residency, Traffic};
 
 use fastzk_field::Field;
 use fastzk_gpu::DeviceField;
@@ -68,8 +68,12 @@ pub trait Kernel<F: KernelField>: Copy + Send + Sync + 'static {
     const OUTPUTS: usize;
     /// `DEVICE void KF(k_NAME)(u64 i, params…, u32 *fz_fault, FZ_F *fz_out)`.
     const DEVICE_C: &'static str;
-    /// The body at index `i` on the CPU, its outputs into `out`.
-    fn run(i: usize, args: &[CpuArg<'_, F>], fault: &Fault, out: &mut [F]);
+    /// The body on the CPU, its arguments resolved once: called at index `i`, it writes
+    /// its outputs into `out`.
+    fn body<'a>(
+        args: &'a [CpuArg<'a, F>],
+        fault: &'a Fault,
+    ) -> impl Fn(usize, &mut [F]) + Sync + 'a;
 }
 
 /// An associative and commutative combine with its identity ([`reducer`] implements it).
@@ -118,6 +122,7 @@ pub trait Indexed<F> {
 }
 
 impl<F: Field> Indexed<F> for &[F] {
+    #[inline(always)]
     fn at(&self, i: usize, fault: &Fault) -> F {
         self.get(i).copied().unwrap_or_else(|| {
             fault.set();
@@ -127,6 +132,7 @@ impl<F: Field> Indexed<F> for &[F] {
 }
 
 impl<F: Field, const K: usize> Indexed<F> for [F; K] {
+    #[inline(always)]
     fn at(&self, i: usize, fault: &Fault) -> F {
         let i = if i < K {
             i
@@ -139,11 +145,13 @@ impl<F: Field, const K: usize> Indexed<F> for [F; K] {
 }
 
 #[doc(hidden)]
+#[inline(always)]
 pub fn at<F, A: Indexed<F>>(a: &A, i: usize, fault: &Fault) -> F {
     a.at(i, fault)
 }
 
 #[doc(hidden)]
+#[inline(always)]
 pub fn at_mut<'a, F, const K: usize>(a: &'a mut [F; K], i: usize, fault: &Fault) -> &'a mut F {
     let i = if i < K {
         i
@@ -192,27 +200,27 @@ pub enum CpuArg<'a, F> {
 // The kernel macro's calls: the context has checked each argument's kind against the
 // kernel's, so a mismatch (a fault, never a panic) cannot happen through it.
 impl<'a, F: Field> CpuArg<'a, F> {
-    pub fn input(&self, fault: &Fault) -> &'a [F] {
-        match self {
-            CpuArg::Input(d) => d,
+    pub fn input_at(args: &[Self], k: usize, fault: &Fault) -> &'a [F] {
+        match args.get(k) {
+            Some(CpuArg::Input(d)) => d,
             _ => {
                 fault.set();
                 &[]
             }
         }
     }
-    pub fn field(&self, fault: &Fault) -> F {
-        match self {
-            CpuArg::Field(x) => *x,
+    pub fn field_at(args: &[Self], k: usize, fault: &Fault) -> F {
+        match args.get(k) {
+            Some(CpuArg::Field(x)) => *x,
             _ => {
                 fault.set();
                 F::ZERO
             }
         }
     }
-    pub fn int(&self, fault: &Fault) -> usize {
-        match self {
-            CpuArg::Int(x) => *x,
+    pub fn int_at(args: &[Self], k: usize, fault: &Fault) -> usize {
+        match args.get(k) {
+            Some(CpuArg::Int(x)) => *x,
             _ => {
                 fault.set();
                 0

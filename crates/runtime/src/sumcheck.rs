@@ -107,10 +107,10 @@ fn halves<F>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
 pub type Product3Run<F> = (Vec<Vec<F>>, Vec<F>, F, [F; 3]);
 
 /// All rounds of the sumcheck of `a·b·c` from `claim` on `task`'s context, tables of one
-/// power-of-two length of at least 2 (on the host or the device).
+/// power-of-two length of at least 2 (taken, as `run_fused` takes them).
 pub fn prove_product3<F: KernelField + Absorb>(
     task: &mut Task<'_>,
-    [a, b, c]: [&[F]; 3],
+    [a, b, c]: [Vec<F>; 3],
     claim: F,
     transcript: &mut Transcript,
 ) -> Result<Product3Run<F>, RuntimeError> {
@@ -128,10 +128,11 @@ pub fn prove_product3<F: KernelField + Absorb>(
     }
     let ctx = task.context();
     let mut half = len / 2;
-    let mut tables: Vec<FieldVec<F>> = [a, b, c]
-        .iter()
-        .flat_map(|t| [ctx.vec(t[..half].to_vec()), ctx.vec(t[half..].to_vec())])
-        .collect();
+    let mut tables = Vec::with_capacity(6);
+    for t in [a, b, c] {
+        let (lo, hi) = ctx.vec(t).split_at(half)?;
+        tables.extend([lo, hi]);
+    }
     let mut msg = task.map_reduce(Product3Message, Sum, half, &halves(&tables))?;
     let (mut rounds, mut point, mut running) = (Vec::new(), Vec::new(), claim);
     loop {

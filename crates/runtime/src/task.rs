@@ -15,7 +15,7 @@ use fastzk_gpu::{Arg as GpuArg, Buffer, Device};
 use rayon::prelude::*;
 
 use crate::context::{Op, REDUCE_GROUPS};
-use crate::vec::alloc_words;
+use crate::vec::{alloc_words, HostSlice};
 use crate::{
     Arg, Context, CpuArg, Fault, FieldVec, Kernel, KernelField, ParamKind, Reducer, RuntimeError,
     Sum,
@@ -209,6 +209,7 @@ impl<'c> Task<'c> {
             let held = host_copies(args)?;
             let cpu = cpu_args(args, &held);
             let fault = Fault::default();
+            let body = K::body(&cpu, &fault);
             let mut outs: Vec<Vec<F>> = vec![vec![F::ZERO; n]; vectors];
             // Each task takes a chunk of indices and the matching chunk of every output.
             let mut chunks: Vec<Vec<&mut [F]>> =
@@ -226,7 +227,7 @@ impl<'c> Task<'c> {
                     let mut tmp = vec![F::ZERO; k];
                     let start = c * CPU_CHUNK;
                     for i in start..(start + CPU_CHUNK).min(n) {
-                        K::run(i, &cpu, &fault, &mut tmp);
+                        body(i, &mut tmp);
                         for (p, x) in pieces.iter_mut().zip(&tmp) {
                             p[i - start] = *x;
                         }
@@ -365,7 +366,7 @@ impl<'c> Task<'c> {
 const CPU_CHUNK: usize = 1024;
 
 /// The host copies of the vector arguments, held while the CPU loop reads them.
-fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<Vec<Arc<Vec<F>>>, RuntimeError> {
+fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<Vec<HostSlice<F>>, RuntimeError> {
     args.iter()
         .filter_map(|a| match a {
             Arg::Vec(v) => Some(v.host()),
@@ -376,7 +377,7 @@ fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<Vec<Arc<Vec<F>>>, 
 
 fn cpu_args<'a, F: KernelField>(
     args: &[Arg<'_, F>],
-    held: &'a [Arc<Vec<F>>],
+    held: &'a [HostSlice<F>],
 ) -> Vec<CpuArg<'a, F>> {
     let mut next = held.iter();
     args.iter()

@@ -82,7 +82,7 @@ pub struct FieldVec<F> {
 }
 
 struct Copies<F> {
-    host: Option<Arc<Vec<F>>>,
+    host: Option<HostSlice<F>>,
     /// The device copy and the event after which it is valid (the end of the kernel or
     /// the copy that made it, on the stream of the task that issued it).
     device: Option<(Arc<Buffer>, Arc<Event>)>,
@@ -94,7 +94,7 @@ impl<F: DeviceField> FieldVec<F> {
             len: v.len(),
             shared,
             copies: Mutex::new(Copies {
-                host: Some(Arc::new(v)),
+                host: Some(HostSlice::whole(Arc::new(v))),
                 device: None,
             }),
         }
@@ -143,7 +143,7 @@ impl<F: DeviceField> FieldVec<F> {
 
     /// The host copy, downloaded first if there is none (after the work that makes the
     /// device copy has run).
-    pub fn host(&self) -> Result<Arc<Vec<F>>, RuntimeError> {
+    pub fn host(&self) -> Result<HostSlice<F>, RuntimeError> {
         let mut c = self.lock();
         if let Some(h) = &c.host {
             return Ok(h.clone());
@@ -157,14 +157,39 @@ impl<F: DeviceField> FieldVec<F> {
         cnt.downloads.fetch_add(1, Ordering::Relaxed);
         cnt.download_bytes
             .fetch_add((words.len() * 8) as u64, Ordering::Relaxed);
-        let h = Arc::new(from_words::<F>(&words));
+        let h = HostSlice::whole(Arc::new(from_words::<F>(&words)));
         c.host = Some(h.clone());
         Ok(h)
     }
 
     /// The elements, on the host.
     pub fn to_vec(&self) -> Result<Vec<F>, RuntimeError> {
-        Ok(self.host()?.as_ref().clone())
+        Ok(self.host()?.to_vec())
+    }
+
+    /// The first `mid` elements and the rest, as two vectors sharing this one's host
+    /// copy (no copy is made; the host copy is downloaded first if there is none).
+    pub fn split_at(&self, mid: usize) -> Result<(Self, Self), RuntimeError> {
+        if mid > self.len {
+            return Err(RuntimeError::Internal(format!(
+                "split at {mid} of a vector of {}",
+                self.len
+            )));
+        }
+        let h = self.host()?;
+        let part = |start: usize, len: usize| Self {
+            len,
+            shared: self.shared.clone(),
+            copies: Mutex::new(Copies {
+                host: Some(HostSlice {
+                    data: h.data.clone(),
+                    start: h.start + start,
+                    len,
+                }),
+                device: None,
+            }),
+        };
+        Ok((part(0, mid), part(mid, self.len - mid)))
     }
 
     /// The device copy and the event it is valid after, made by `upload` (from the
@@ -189,6 +214,41 @@ impl<F: DeviceField> FieldVec<F> {
         let d = (Arc::new(buf), Arc::new(ready));
         c.device = Some(d.clone());
         Ok(d)
+    }
+}
+
+/// A vector's host copy: a range of a shared allocation (views of one vector share it).
+pub struct HostSlice<F> {
+    data: Arc<Vec<F>>,
+    start: usize,
+    len: usize,
+}
+
+impl<F> HostSlice<F> {
+    fn whole(data: Arc<Vec<F>>) -> Self {
+        let len = data.len();
+        Self {
+            data,
+            start: 0,
+            len,
+        }
+    }
+}
+
+impl<F> Clone for HostSlice<F> {
+    fn clone(&self) -> Self {
+        Self {
+            data: self.data.clone(),
+            start: self.start,
+            len: self.len,
+        }
+    }
+}
+
+impl<F> std::ops::Deref for HostSlice<F> {
+    type Target = [F];
+    fn deref(&self) -> &[F] {
+        &self.data[self.start..self.start + self.len]
     }
 }
 

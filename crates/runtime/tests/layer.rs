@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2};
-use fastzk_gpu::{Backend, Device};
+use fastzk_gpu::Device;
 use fastzk_runtime::{
     kernel, reducer, Arg, Context, FieldVec, KernelField, Product, Residency, RuntimeError, Sum,
 };
@@ -93,15 +93,7 @@ fn times<F: KernelField>(a: F, b: F) -> F {
 fn device() -> Result<Arc<Device>, String> {
     static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
     DEV.get_or_init(|| {
-        let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
-        let (backend, i) = match index("FASTZK_TEST_CUDA_DEVICE") {
-            Some(i) => (Backend::Cuda, i),
-            None => (
-                Backend::OpenCl,
-                index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
-            ),
-        };
-        Device::open(backend, i)
+        Device::open_for_tests()
             .map(Arc::new)
             .map_err(|e| e.to_string())
     })
@@ -477,7 +469,7 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
             let mut task = ctx.deferred_task().unwrap();
             let (l_rounds, l_point, l_running, values) = fastzk_runtime::sumcheck::prove_product3(
                 &mut task,
-                [&t[0], &t[1], &t[2]],
+                [t[0].clone(), t[1].clone(), t[2].clone()],
                 claim,
                 &mut tl,
             )
@@ -501,9 +493,13 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
         let mut task = ctx.task().unwrap();
         let t = inputs::<F>(1, 6);
         let mut tr = Transcript::new(HashKind::Blake3, b"layer test");
-        let e = fastzk_runtime::sumcheck::prove_product3(&mut task, [&t, &t, &t], F::ZERO, &mut tr)
-            .err()
-            .expect("6 entries");
+        let e = fastzk_runtime::sumcheck::prove_product3(
+            &mut task,
+            [t.clone(), t.clone(), t],
+            F::ZERO,
+            &mut tr,
+        )
+        .expect_err("6 entries");
         assert!(e.to_string().contains("power-of-two"), "{at}: {e}");
     }
 }

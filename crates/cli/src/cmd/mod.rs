@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod bench_layer;
 pub mod bench_msm;
 pub mod bench_ntt;
 pub mod demo;
