@@ -17,6 +17,8 @@ use crate::{FieldVec, Kernel, KernelField, ParamKind, Reducer, Traffic};
 pub enum RuntimeError {
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Poly(#[from] fastzk_poly::PolyError),
     #[error("kernel `{kernel}` read past the end of an array or divided by zero")]
     Fault { kernel: &'static str },
     #[error("kernel `{kernel}` takes {expected} arguments after its index, {given} given")]
@@ -63,6 +65,8 @@ type ProgramKey = (TypeId, TypeId, TypeId, usize);
 pub struct Context {
     shared: Arc<Shared>,
     programs: Mutex<HashMap<ProgramKey, Arc<Program>>>,
+    /// Library engines (NTT domains, device transforms) by type and size.
+    engines: Mutex<HashMap<(TypeId, u32), Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
 /// Threads of a reduction on a device: enough to fill it, few enough that the partial
@@ -91,6 +95,7 @@ impl Context {
                 counters: Counters::default(),
             }),
             programs: Mutex::new(HashMap::new()),
+            engines: Mutex::new(HashMap::new()),
         }
     }
 
@@ -209,6 +214,14 @@ impl Context {
         let p = dev.program(&src)?;
         self.lock_programs().insert(key, p.clone());
         Ok(p)
+    }
+
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn lock_engines(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<(TypeId, u32), Arc<dyn std::any::Any + Send + Sync>>>
+    {
+        self.engines.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn lock_programs(&self) -> std::sync::MutexGuard<'_, HashMap<ProgramKey, Arc<Program>>> {

@@ -30,6 +30,7 @@
 extern crate self as fastzk_runtime;
 
 mod context;
+mod library;
 pub mod sumcheck;
 mod task;
 mod vec;

@@ -167,6 +167,11 @@ impl<F: DeviceField> FieldVec<F> {
         Ok(self.host()?.to_vec())
     }
 
+    /// The device copy, if there is one.
+    pub(crate) fn device_buffer(&self) -> Option<Arc<Buffer>> {
+        self.lock().device.as_ref().map(|(b, _)| b.clone())
+    }
+
     /// The first `mid` elements and the rest, as two vectors sharing this one's host
     /// copy (no copy is made; the host copy is downloaded first if there is none).
     pub fn split_at(&self, mid: usize) -> Result<(Self, Self), RuntimeError> {

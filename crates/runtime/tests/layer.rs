@@ -504,6 +504,75 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
     }
 }
 
+/// The library NTT from a task: against the naive DFT on the CPU and against the CPU on
+/// the device, every kind and order, sizes 1 to 2^10; a forward and inverse round trip on
+/// the device moves nothing back to the host until read.
+fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
+    use fastzk_poly::{NaiveDft, Order, Transform, TwoAdicTransform};
+    let cpu = Context::cpu();
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        for log_n in [0u32, 1, 2, 5, 10] {
+            let n = 1usize << log_n;
+            let x = inputs::<F>(log_n as u64, n);
+            let v = ctx.vec(x.clone());
+            for kind in [
+                Transform::Forward,
+                Transform::Inverse,
+                Transform::CosetForward,
+                Transform::CosetInverse,
+            ] {
+                for (input, output) in [
+                    (Order::Natural, Order::Natural),
+                    (Order::BitReversed, Order::Natural),
+                    (Order::Natural, Order::BitReversed),
+                ] {
+                    let got = task.ntt(&v, kind, input, output).unwrap().to_vec().unwrap();
+                    let want = if on_device {
+                        let c = cpu.vec(x.clone());
+                        let mut t = cpu.task().unwrap();
+                        t.ntt(&c, kind, input, output).unwrap().to_vec().unwrap()
+                    } else {
+                        let mut w = x.clone();
+                        NaiveDft::<F>::new(log_n)
+                            .unwrap()
+                            .apply(kind, &mut w, input, output)
+                            .unwrap();
+                        w
+                    };
+                    assert_eq!(got, want, "{kind:?} {input:?}→{output:?} 2^{log_n}, {at}");
+                }
+            }
+            // Round trip on the device: one upload, one download.
+            let before = ctx.traffic();
+            let w = ctx.vec(x.clone());
+            let f = task
+                .ntt(&w, Transform::Forward, Order::Natural, Order::Natural)
+                .unwrap();
+            let back = task
+                .ntt(&f, Transform::Inverse, Order::Natural, Order::Natural)
+                .unwrap();
+            assert_eq!(back.to_vec().unwrap(), x, "round trip 2^{log_n}, {at}");
+            if on_device {
+                let after = ctx.traffic();
+                assert_eq!(after.uploads - before.uploads, 1, "{at}");
+                assert_eq!(after.downloads - before.downloads, 1, "{at}");
+            }
+        }
+        let e = task
+            .ntt(
+                &ctx.vec(inputs::<F>(1, 6)),
+                Transform::Forward,
+                Order::Natural,
+                Order::Natural,
+            )
+            .err()
+            .expect("6 elements");
+        assert!(e.to_string().contains("power of two"), "{at}: {e}");
+    }
+}
+
 fn main() {
     let mut t = Trials::default();
     macro_rules! per_field {
@@ -561,6 +630,16 @@ fn main() {
         device_available(),
         || sumcheck_matches_hand_written::<bn254::Fr>(true),
     );
+    t.plain("cpu::ntt::goldilocks", || {
+        ntt_from_tasks::<Goldilocks>(false)
+    });
+    t.plain("cpu::ntt::bn254_fr", || ntt_from_tasks::<bn254::Fr>(false));
+    t.when("device::layer::ntt::goldilocks", device_available(), || {
+        ntt_from_tasks::<Goldilocks>(true)
+    });
+    t.when("device::layer::ntt::bn254_fr", device_available(), || {
+        ntt_from_tasks::<bn254::Fr>(true)
+    });
     t.plain("cpu::tasks", || tasks_join_and_defer(false));
     t.when("device::layer::tasks", device_available(), || {
         tasks_join_and_defer(true)

@@ -1,0 +1,79 @@
+//! Library kernels a task calls on its vectors beside the loops written once: the
+//! operations the kernel subset cannot say, each with a CPU engine and a device one
+//! (`fastzk-poly`'s NTT and `fastzk-gpu`'s `DeviceNtt`), kept per context and size.
+
+use std::any::{Any, TypeId};
+use std::sync::Arc;
+
+use fastzk_field::NttField;
+use fastzk_gpu::DeviceNtt;
+use fastzk_poly::{Order, Radix2Domain, Subgroup, Transform, TwoAdicTransform};
+
+use crate::{kernel, Arg, FieldVec, KernelField, RuntimeError, Task};
+
+/// A copy (the NTT transforms a fresh vector in place: vectors are immutable).
+#[kernel]
+fn copy<F: KernelField>(i: usize, v: &[F]) -> F {
+    v[i]
+}
+
+impl Task<'_> {
+    /// `kind` over the vector (one transform of its length, a power of two within the
+    /// field's two-adicity), as a new vector: the CPU's radix-2 engine, or the device's
+    /// (which synchronises this task first: it runs on the device's own queue).
+    pub fn ntt<F: KernelField + NttField>(
+        &mut self,
+        v: &FieldVec<F>,
+        kind: Transform,
+        input: Order,
+        output: Order,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        let n = v.len();
+        if !n.is_power_of_two() {
+            return Err(RuntimeError::Call {
+                kernel: "ntt",
+                what: format!("a transform of {n} elements (not a power of two)"),
+            });
+        }
+        let log_n = n.trailing_zeros();
+        let ctx = self.context();
+        let Some(dev) = ctx.device_handle() else {
+            let engine = ctx.cached(log_n, || -> Result<_, RuntimeError> {
+                Ok(Radix2Domain::<F>::new(log_n)?)
+            })?;
+            let mut a = v.to_vec()?;
+            engine.apply(kind, &mut a, input, output)?;
+            return Ok(ctx.vec(a));
+        };
+        let engine = ctx.cached(log_n, || -> Result<_, RuntimeError> {
+            Ok(DeviceNtt::<F>::new(dev.clone(), Subgroup::new(log_n)?)?)
+        })?;
+        let out = self.map(Copy, n, &[Arg::Vec(v)])?;
+        self.sync()?;
+        let buf = out
+            .device_buffer()
+            .ok_or_else(|| RuntimeError::Internal("a copy made on the device".into()))?;
+        engine.apply_on_device(kind, &buf, 1, input, output)?;
+        dev.finish()?;
+        Ok(out)
+    }
+}
+
+impl crate::Context {
+    /// The engine of type `E` for size `2^log_n`, made once per context.
+    fn cached<E: Any + Send + Sync>(
+        &self,
+        log_n: u32,
+        make: impl FnOnce() -> Result<E, RuntimeError>,
+    ) -> Result<Arc<E>, RuntimeError> {
+        let key = (TypeId::of::<E>(), log_n);
+        if let Some(e) = self.lock_engines().get(&key) {
+            if let Ok(e) = e.clone().downcast::<E>() {
+                return Ok(e);
+            }
+        }
+        let e = Arc::new(make()?);
+        self.lock_engines().insert(key, e.clone());
+        Ok(e)
+    }
+}
