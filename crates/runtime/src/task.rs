@@ -7,6 +7,7 @@
 //! it — or deferred ([`Context::deferred_task`]): launches return at once and are waited
 //! for, with their faults, at [`Task::sync`] (which also waits for the joined children).
 
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use fastzk_gpu::runtime::{Event, Pinned, Stream};
@@ -210,12 +211,16 @@ impl<'c> Task<'c> {
             let cpu = cpu_args(args, &held);
             let fault = Fault::default();
             let body = K::body(&cpu, &fault);
-            let mut outs: Vec<Vec<F>> = vec![vec![F::ZERO; n]; vectors];
+            // Outputs are written once each, so they are not zeroed first.
+            let mut outs: Vec<Vec<F>> = (0..vectors).map(|_| Vec::with_capacity(n)).collect();
             // Each task takes a chunk of indices and the matching chunk of every output.
-            let mut chunks: Vec<Vec<&mut [F]>> =
+            let mut chunks: Vec<Vec<&mut [MaybeUninit<F>]>> =
                 (0..n.div_ceil(CPU_CHUNK)).map(|_| Vec::new()).collect();
             for o in outs.iter_mut() {
-                for (c, piece) in o.chunks_mut(CPU_CHUNK).enumerate() {
+                for (c, piece) in o.spare_capacity_mut()[..n]
+                    .chunks_mut(CPU_CHUNK)
+                    .enumerate()
+                {
                     chunks[c].push(piece);
                 }
             }
@@ -226,16 +231,23 @@ impl<'c> Task<'c> {
                     let mut acc = vec![R::identity(); reduced];
                     let mut tmp = vec![F::ZERO; k];
                     let start = c * CPU_CHUNK;
-                    for i in start..(start + CPU_CHUNK).min(n) {
+                    for (j, i) in (start..(start + CPU_CHUNK).min(n)).enumerate() {
                         body(i, &mut tmp);
                         for (p, x) in pieces.iter_mut().zip(&tmp) {
-                            p[i - start] = *x;
+                            p[j].write(*x);
                         }
-                        acc = combine(acc, &tmp[vectors..]);
+                        for (a, x) in acc.iter_mut().zip(&tmp[vectors..]) {
+                            *a = R::combine(*a, *x);
+                        }
                     }
                     acc
                 })
                 .reduce(|| vec![R::identity(); reduced], |a, b| combine(a, &b));
+            for o in outs.iter_mut() {
+                // SAFETY: the chunks cover `0..n` and each wrote every element of its
+                // range of every output (a panic in a body unwinds past this line).
+                unsafe { o.set_len(n) };
+            }
             faulted::<F, K>(&fault)?;
             return Ok((outs.into_iter().map(|o| self.ctx.vec(o)).collect(), sums));
         };
