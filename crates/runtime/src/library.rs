@@ -5,8 +5,10 @@
 use std::any::{Any, TypeId};
 use std::sync::Arc;
 
+use fastzk_curve::{Affine, Jacobian};
 use fastzk_field::NttField;
-use fastzk_gpu::DeviceNtt;
+use fastzk_gpu::{DeviceCurve, DeviceMsm, DeviceNtt};
+use fastzk_msm::MsmEngine;
 use fastzk_poly::{Order, Radix2Domain, Subgroup, Transform, TwoAdicTransform};
 
 use crate::{kernel, Arg, FieldVec, KernelField, RuntimeError, Task};
@@ -56,6 +58,37 @@ impl Task<'_> {
         engine.apply_on_device(kind, &buf, 1, input, output)?;
         dev.finish()?;
         Ok(out)
+    }
+}
+
+impl Task<'_> {
+    /// `Σ scalars[i]·bases[i]` with the scalars a vector of this task's context: the CPU's
+    /// MSM, or the device's (cuZK's, `DeviceMsm`). Both take the scalars from the host
+    /// (downloaded if they are only on the device, as the traffic shows); the device's
+    /// uploads them in pieces as it does for any caller. A sum of points is the MSM with
+    /// every scalar one.
+    pub fn msm<C: DeviceCurve>(
+        &mut self,
+        bases: &[Affine<C>],
+        scalars: &FieldVec<C::Scalar>,
+    ) -> Result<Jacobian<C>, RuntimeError>
+    where
+        C::Scalar: KernelField,
+    {
+        let ctx = self.context();
+        let host = scalars.host()?;
+        let r = match ctx.device_handle() {
+            None => fastzk_msm::msm(bases, &host),
+            Some(dev) => {
+                self.sync()?;
+                let engine = ctx.cached(0, || Ok(DeviceMsm::new(dev.clone())))?;
+                engine.msm(bases, &host)
+            }
+        };
+        r.map_err(|e| RuntimeError::Call {
+            kernel: "msm",
+            what: e.to_string(),
+        })
     }
 }
 

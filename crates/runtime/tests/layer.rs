@@ -573,6 +573,55 @@ fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
     }
 }
 
+/// The library MSM from a task, on scalars the task's context holds (made on the host,
+/// or by a kernel on the device): against the naive sum, with edge scalars, all-one
+/// scalars (a sum of points), the empty MSM and a length mismatch.
+fn msm_from_tasks<C: fastzk_gpu::DeviceCurve>(on_device: bool)
+where
+    C::Scalar: KernelField,
+{
+    use fastzk_curve::Jacobian;
+    use fastzk_testing::gen::points;
+    use fastzk_testing::msm::naive;
+    type S<C> = <C as fastzk_curve::CurveConfig>::Scalar;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        for n in [0usize, 1, 2, 100, 300] {
+            let bases = points::<C>(n, 7 + n as u64);
+            let scalars = inputs::<S<C>>(n as u64, n);
+            let sv = ctx.vec(scalars.clone());
+            let got = task.msm(&bases, &sv).unwrap();
+            assert_eq!(got, naive(&bases, &scalars), "n = {n}, {at}");
+            // Scalars a kernel made: s·1 + s.
+            let ones = ctx.vec(vec![S::<C>::ONE; n]);
+            let made = ctx
+                .map(
+                    Axpy,
+                    n,
+                    &[Arg::Field(S::<C>::ONE), Arg::Vec(&sv), Arg::Vec(&sv)],
+                )
+                .unwrap();
+            let doubled: Vec<S<C>> = scalars.iter().map(|s| s.double()).collect();
+            assert_eq!(
+                task.msm(&bases, &made).unwrap(),
+                naive(&bases, &doubled),
+                "{at}"
+            );
+            let sum = task.msm(&bases, &ones).unwrap();
+            let want = bases
+                .iter()
+                .fold(Jacobian::<C>::default(), |acc, p| acc + Jacobian::from(*p));
+            assert_eq!(sum, want, "Σ points, n = {n}, {at}");
+        }
+        let bases = points::<C>(3, 1);
+        let e = task
+            .msm(&bases, &ctx.vec(inputs::<S<C>>(1, 2)))
+            .expect_err("3 bases, 2 scalars");
+        assert!(e.to_string().contains("msm"), "{at}: {e}");
+    }
+}
+
 fn main() {
     let mut t = Trials::default();
     macro_rules! per_field {
@@ -640,6 +689,17 @@ fn main() {
     t.when("device::layer::ntt::bn254_fr", device_available(), || {
         ntt_from_tasks::<bn254::Fr>(true)
     });
+    t.plain("cpu::msm::bn254_g1", || {
+        msm_from_tasks::<fastzk_curve::bn254::G1Config>(false)
+    });
+    t.when("device::layer::msm::bn254_g1", device_available(), || {
+        msm_from_tasks::<fastzk_curve::bn254::G1Config>(true)
+    });
+    t.when(
+        "device::layer::msm::bls12_381_g1",
+        device_available(),
+        || msm_from_tasks::<fastzk_curve::bls12_381::G1Config>(true),
+    );
     t.plain("cpu::tasks", || tasks_join_and_defer(false));
     t.when("device::layer::tasks", device_available(), || {
         tasks_join_and_defer(true)
