@@ -39,6 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use context::{Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
+pub use library::Matrix;
 pub use task::Task;
 pub use vec::{FieldVec, HostSlice, Residency, Traffic};
 

@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use fastzk_curve::{Affine, Jacobian};
 use fastzk_field::NttField;
+use fastzk_gpu::spmv::{DeviceMatrix, DeviceSpmv};
 use fastzk_gpu::{DeviceCurve, DeviceMsm, DeviceNtt};
 use fastzk_msm::MsmEngine;
 use fastzk_poly::{Order, Radix2Domain, Subgroup, Transform, TwoAdicTransform};
+use fastzk_r1cs::Csr;
 
 use crate::{kernel, Arg, FieldVec, KernelField, RuntimeError, Task};
 
@@ -89,6 +91,76 @@ impl Task<'_> {
             kernel: "msm",
             what: e.to_string(),
         })
+    }
+}
+
+/// A sparse matrix for [`Task::spmv`]: held on the host, and uploaded to a device at its
+/// first product there, then kept (one copy per device).
+pub struct Matrix<F> {
+    csr: Arc<Csr<F>>,
+    device: std::sync::Mutex<Vec<(Arc<fastzk_gpu::Device>, Arc<DeviceMatrix>)>>,
+}
+
+impl<F: KernelField> Matrix<F> {
+    pub fn new(csr: Csr<F>) -> Self {
+        Self {
+            csr: Arc::new(csr),
+            device: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn csr(&self) -> &Csr<F> {
+        &self.csr
+    }
+}
+
+impl Task<'_> {
+    /// `m · z` as a new vector (`z` of `m`'s column count): the CPU's SpMV (the scheme
+    /// chosen from the rows), or the device's (cuZK's balanced CSR, the matrix uploaded
+    /// once), its result left on the device. The device's runs on its own queue, so the
+    /// call synchronises this task.
+    pub fn spmv<F: KernelField>(
+        &mut self,
+        m: &Matrix<F>,
+        z: &FieldVec<F>,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        if z.len() != m.csr.n_cols() {
+            return Err(RuntimeError::Call {
+                kernel: "spmv",
+                what: format!(
+                    "a vector of {} elements for a matrix of {} columns",
+                    z.len(),
+                    m.csr.n_cols()
+                ),
+            });
+        }
+        let ctx = self.context();
+        let Some(dev) = ctx.device_handle() else {
+            return Ok(ctx.vec(fastzk_r1cs::spmv(&m.csr, &z.host()?)));
+        };
+        let engine = ctx.cached(0, || Ok(DeviceSpmv::<F>::new(dev.clone())?))?;
+        let (zb, ready) = z.device_copy(|w| self.upload(dev, w))?;
+        let on_device = {
+            let mut held = m.device.lock().unwrap_or_else(|e| e.into_inner());
+            match held.iter().find(|(d, _)| Arc::ptr_eq(d, dev)) {
+                Some((_, on)) => on.clone(),
+                None => {
+                    let on = Arc::new(engine.upload(&m.csr)?);
+                    held.push((dev.clone(), on.clone()));
+                    on
+                }
+            }
+        };
+        self.sync()?;
+        ready.wait()?;
+        let y = engine.apply(&on_device, &zb)?;
+        dev.finish()?;
+        Ok(FieldVec::from_device(
+            ctx.shared(),
+            m.csr.n_rows(),
+            Arc::new(y),
+            Arc::new(self.record()?),
+        ))
     }
 }
 

@@ -289,6 +289,11 @@ impl<'c> Task<'c> {
         Ok((vecs, sums))
     }
 
+    /// An event for everything this task issued so far.
+    pub(crate) fn record(&self) -> Result<Event, RuntimeError> {
+        Ok(self.stream().record()?)
+    }
+
     fn stream(&self) -> &Stream<'c> {
         self.stream
             .as_ref()

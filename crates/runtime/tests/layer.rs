@@ -622,6 +622,52 @@ where
     }
 }
 
+/// The library SpMV from a task: against a dense product written here, on matrices with
+/// empty rows, a row longer than a device chunk (32 nonzeros) and duplicate entries, two
+/// vectors per matrix; a vector of the wrong length refused.
+fn spmv_from_tasks<F: KernelField>(on_device: bool) {
+    use fastzk_runtime::Matrix;
+    use rand::Rng;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        let mut r = rng(11);
+        for (rows, cols) in [(1usize, 1usize), (5, 3), (70, 40), (300, 257)] {
+            let mut triplets = Vec::new();
+            for row in 0..rows {
+                let len = match row % 7 {
+                    0 => 0,
+                    1 => 40.min(cols * 2),
+                    _ => r.gen_range(1..=cols.min(5)),
+                };
+                for _ in 0..len {
+                    let c = r.gen_range(0..cols);
+                    triplets.push((row as u32, c as u32, inputs::<F>(r.gen(), 2)[1]));
+                }
+            }
+            let m = Matrix::new(fastzk_r1cs::Csr::from_triplets(rows, cols, &triplets).unwrap());
+            let mut dense = vec![vec![F::ZERO; cols]; rows];
+            for &(row, c, v) in &triplets {
+                dense[row as usize][c as usize] += v;
+            }
+            for seed in 0..2 {
+                let z = inputs::<F>(seed, cols);
+                let want: Vec<F> = dense
+                    .iter()
+                    .map(|row| row.iter().zip(&z).map(|(a, b)| *a * *b).sum())
+                    .collect();
+                let y = task.spmv(&m, &ctx.vec(z)).unwrap();
+                assert_eq!(y.to_vec().unwrap(), want, "{rows}×{cols}, {at}");
+            }
+            let e = task
+                .spmv(&m, &ctx.vec(inputs::<F>(1, cols + 1)))
+                .err()
+                .expect("one column too many");
+            assert!(e.to_string().contains("columns"), "{at}: {e}");
+        }
+    }
+}
+
 fn main() {
     let mut t = Trials::default();
     macro_rules! per_field {
@@ -699,6 +745,17 @@ fn main() {
         "device::layer::msm::bls12_381_g1",
         device_available(),
         || msm_from_tasks::<fastzk_curve::bls12_381::G1Config>(true),
+    );
+    t.plain("cpu::spmv::bn254_fr", || {
+        spmv_from_tasks::<bn254::Fr>(false)
+    });
+    t.when("device::layer::spmv::bn254_fr", device_available(), || {
+        spmv_from_tasks::<bn254::Fr>(true)
+    });
+    t.when(
+        "device::layer::spmv::goldilocks",
+        device_available(),
+        || spmv_from_tasks::<Goldilocks>(true),
     );
     t.plain("cpu::tasks", || tasks_join_and_defer(false));
     t.when("device::layer::tasks", device_available(), || {
