@@ -262,6 +262,22 @@ DEVICE u64 fz_rem(u64 a, u64 b, u32 *fault) {
 }
 "#;
 
+/// The program a device context builds for kernel `K` over `F` storing `vectors` outputs
+/// and reducing the rest with `R`, for work-groups of `group` threads (a power of two):
+/// to compile it elsewhere (NVRTC in CI, the static model).
+pub fn program_source<F: KernelField, K: Kernel<F>, R: Reducer<F>>(
+    vectors: usize,
+    group: usize,
+) -> String {
+    device_source::<F, K>(
+        Op {
+            vectors,
+            reducer: (R::NAME, R::DEVICE_C),
+        },
+        group,
+    )
+}
+
 /// The device program of kernel `K` over `F`: the field, the helpers, the translated body
 /// and an entry point for `op`.
 fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {

@@ -37,7 +37,7 @@ mod vec;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use context::{Arg, Context, RuntimeError};
+pub use context::{program_source, Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
 pub use library::Matrix;
 pub use task::Task;

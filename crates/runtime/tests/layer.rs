@@ -668,6 +668,33 @@ fn spmv_from_tasks<F: KernelField>(on_device: bool) {
     }
 }
 
+/// The programs the layer builds are valid CUDA too: NVRTC compiles a few for sm_80 at
+/// CUDA's block size (what a CUDA device would build; no GPU needed).
+fn nvrtc_compiles_layer_programs() {
+    use fastzk_runtime::program_source;
+    use fastzk_runtime::sumcheck::Product3Round;
+    let sources = [
+        ("fold", program_source::<bn254::Fr, Fold, Sum>(1, 256)),
+        ("mixed", program_source::<Goldilocks, Mixed, Sum>(1, 256)),
+        (
+            "cubic_round",
+            program_source::<bls12_381::Fq, CubicRound, Times>(0, 256),
+        ),
+        (
+            "product3_round",
+            program_source::<GoldilocksExt2, Product3Round, Sum>(6, 256),
+        ),
+    ];
+    for (name, src) in sources {
+        let ptx =
+            fastzk_gpu::cuda::compile_ptx(&src, "sm_80").unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            ptx.contains(".entry fzk_run"),
+            "{name}: no fzk_run in the PTX"
+        );
+    }
+}
+
 fn main() {
     let mut t = Trials::default();
     macro_rules! per_field {
@@ -756,6 +783,12 @@ fn main() {
         "device::layer::spmv::goldilocks",
         device_available(),
         || spmv_from_tasks::<Goldilocks>(true),
+    );
+    t.when(
+        "device::layer::nvrtc_compiles_programs",
+        fastzk_gpu::cuda::nvrtc_present()
+            .map_err(|_| "NVRTC not found (pip nvidia-cuda-nvrtc, on LD_LIBRARY_PATH)"),
+        nvrtc_compiles_layer_programs,
     );
     t.plain("cpu::tasks", || tasks_join_and_defer(false));
     t.when("device::layer::tasks", device_available(), || {
