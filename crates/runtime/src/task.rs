@@ -42,7 +42,11 @@ pub struct Task<'c> {
 impl<'c> Task<'c> {
     pub(crate) fn new(ctx: &'c Context, deferred: bool) -> Result<Self, RuntimeError> {
         let stream = match ctx.device_handle() {
-            Some(d) => Some(d.stream()?),
+            Some(d) => {
+                let s = d.stream()?;
+                ctx.counters().stream_taken();
+                Some(s)
+            }
             None => None,
         };
         Ok(Self {

@@ -30,6 +30,8 @@ pub struct Traffic {
     pub downloads: u64,
     pub download_bytes: u64,
     pub launches: u64,
+    /// Streams taken by tasks (from the device's pool, so not always new ones).
+    pub streams: u64,
     pub control_copies: u64,
     pub control_bytes: u64,
 }
@@ -41,6 +43,7 @@ pub(crate) struct Counters {
     downloads: AtomicU64,
     download_bytes: AtomicU64,
     launches: AtomicU64,
+    streams: AtomicU64,
     control_copies: AtomicU64,
     control_bytes: AtomicU64,
 }
@@ -54,9 +57,13 @@ impl Counters {
             downloads: g(&self.downloads),
             download_bytes: g(&self.download_bytes),
             launches: g(&self.launches),
+            streams: g(&self.streams),
             control_copies: g(&self.control_copies),
             control_bytes: g(&self.control_bytes),
         }
+    }
+    pub(crate) fn stream_taken(&self) {
+        self.streams.fetch_add(1, Ordering::Relaxed);
     }
     pub(crate) fn launched(&self) {
         self.launches.fetch_add(1, Ordering::Relaxed);

@@ -356,6 +356,7 @@ fn tasks_join_and_defer(on_device: bool) {
                     .map(|i| v[2 * i] + r * (v[2 * i + 1] - v[2 * i]))
                     .collect()
             };
+            let streams_before = ctx.traffic().streams;
             let mut root = if deferred {
                 ctx.deferred_task()
             } else {
@@ -373,6 +374,9 @@ fn tasks_join_and_defer(on_device: bool) {
                     |t| t.join(|t| fold(t, &vs[2]), |t| fold(t, &vs[3])).unwrap(),
                 )
                 .unwrap();
+            // A stream for the root and each of its six descendants, on a device.
+            let taken = ctx.traffic().streams - streams_before;
+            assert_eq!(taken, if on_device { 7 } else { 0 }, "{at}");
             // The parent reads what its children made, ordered after them.
             let ab = root
                 .map(Axpy, n, &[Arg::Field(F::ONE), Arg::Vec(&a), Arg::Vec(&b)])

@@ -108,12 +108,13 @@ fn bench<F: KernelField + Absorb>(args: &LayerBenchArgs, layer: &Layer) -> Resul
     let traffic = layer.traffic();
     if args.json {
         println!(
-            "{{\"op\":\"sumcheck a*b*c\",\"field\":\"{field}\",\"log_size\":{},\"threads\":{threads},\"layer_on\":{:?},\"runs\":{},\"hand_written_median_ms\":{h:.3},\"layer_median_ms\":{l:.3},\"layer_over_hand_written\":{:.3},\"launches\":{},\"uploads\":{},\"upload_bytes\":{},\"downloads\":{},\"checked\":\"same proof\"}}",
+            "{{\"op\":\"sumcheck a*b*c\",\"field\":\"{field}\",\"log_size\":{},\"threads\":{threads},\"layer_on\":{:?},\"runs\":{},\"hand_written_median_ms\":{h:.3},\"layer_median_ms\":{l:.3},\"layer_over_hand_written\":{:.3},\"launches\":{},\"streams\":{},\"uploads\":{},\"upload_bytes\":{},\"downloads\":{},\"checked\":\"same proof\"}}",
             args.log_size,
             layer.describe(),
             args.runs,
             l / h,
             traffic.launches,
+            traffic.streams,
             traffic.uploads,
             traffic.upload_bytes,
             traffic.downloads,
@@ -128,8 +129,9 @@ fn bench<F: KernelField + Absorb>(args: &LayerBenchArgs, layer: &Layer) -> Resul
         );
         if traffic.launches > 0 {
             println!(
-                "  device traffic over all runs: {} launches, {} uploads ({} bytes), {} downloads ({} bytes), {} control copies",
+                "  device traffic over all runs: {} launches on {} streams, {} uploads ({} bytes), {} downloads ({} bytes), {} control copies",
                 traffic.launches,
+                traffic.streams,
                 traffic.uploads,
                 traffic.upload_bytes,
                 traffic.downloads,
