@@ -277,9 +277,9 @@ impl<'c> Task<'c> {
             .into_iter()
             .map(|b| FieldVec::from_device(self.ctx.shared(), n, b, ready.clone()))
             .collect();
-        if reduced == 0 {
+        if reduced == 0 || n == 0 {
             self.eager()?;
-            return Ok((vecs, Vec::new()));
+            return Ok((vecs, vec![R::identity(); reduced]));
         }
         let mut pinned = dev.pinned(8 * partial_words)?;
         self.stream().download(&partial, 0, &mut pinned)?;
@@ -288,7 +288,6 @@ impl<'c> Task<'c> {
         self.sync()?;
         let sums = parts
             .chunks_exact(reduced)
-            .take(if n == 0 { 0 } else { groups })
             .fold(vec![R::identity(); reduced], combine);
         Ok((vecs, sums))
     }
