@@ -20,9 +20,10 @@ pub enum Residency {
     Both,
 }
 
-/// Data moved between host and device through a context, per direction. Only vectors
-/// count here; each device launch also moves its control words (uniform field elements,
-/// the fault flag, a reduction's partial results), counted apart in `control_*`.
+/// Data moved between host and device through a context, per direction, with the
+/// launches of the layer's kernels and the streams its tasks took. Vectors count in
+/// `uploads`/`downloads`; the control words of launches (the fault flag, a reduction's
+/// partial results) count apart in `control_*`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Traffic {
     pub uploads: u64,
