@@ -268,19 +268,23 @@ impl<'c> Task<'c> {
             .map(|_| alloc_words(dev, n * F::WORDS).map(Arc::new))
             .collect::<Result<Vec<_>, _>>()?;
         let partial_words = groups * reduced * F::WORDS;
-        let partial = Arc::new(alloc_words(dev, partial_words)?);
+        // A loop that reduces nothing writes no partials: no buffer for them.
+        let partial = match reduced {
+            0 => None,
+            _ => Some(Arc::new(alloc_words(dev, partial_words)?)),
+        };
         if n > 0 {
-            self.launch::<F, K>(dev, &prog, n, threads, args, &dst, &partial)?;
+            self.launch::<F, K>(dev, &prog, n, threads, args, &dst, partial.as_ref())?;
         }
         let ready = Arc::new(self.stream().record()?);
         let vecs = dst
             .into_iter()
             .map(|b| FieldVec::from_device(self.ctx.shared(), n, b, ready.clone()))
             .collect();
-        if reduced == 0 || n == 0 {
+        let Some(partial) = partial.filter(|_| n > 0) else {
             self.eager()?;
             return Ok((vecs, vec![R::identity(); reduced]));
-        }
+        };
         let mut pinned = dev.pinned(8 * partial_words)?;
         self.stream().download(&partial, 0, &mut pinned)?;
         let parts = from_words::<F>(pinned.as_slice::<u64>()?);
@@ -332,7 +336,7 @@ impl<'c> Task<'c> {
         threads: usize,
         args: &[Arg<'_, F>],
         dst: &[Arc<Buffer>],
-        partial: &Arc<Buffer>,
+        partial: Option<&Arc<Buffer>>,
     ) -> Result<(), RuntimeError> {
         let mut bufs = Vec::new();
         for a in args {
@@ -370,14 +374,15 @@ impl<'c> Task<'c> {
         }
         let flag = self.flag.as_ref().expect("made above");
         gpu_args.extend(dst.iter().map(|b| GpuArg::Buf(b)));
-        gpu_args.push(GpuArg::Buf(partial));
+        // (Without partials the kernel never reads this argument; the flag fills it.)
+        gpu_args.push(GpuArg::Buf(partial.map_or(flag, |p| &**p)));
         gpu_args.push(GpuArg::Buf(flag));
         gpu_args.push(GpuArg::U32(launch_id));
         self.stream().launch(prog, "fzk_run", threads, &gpu_args)?;
         self.ctx.counters().launched();
         self.holding.extend(bufs.into_iter().map(|(b, _)| b));
         self.holding.extend(dst.iter().cloned());
-        self.holding.push(partial.clone());
+        self.holding.extend(partial.cloned());
         Ok(())
     }
 }
