@@ -321,6 +321,7 @@ snarkjs_plonk_rejects() {
 }
 step "compile-no_public" "$CIRCOM" "circuits/no_public.circom" --r1cs --wasm -l node_modules -o "$B"
 step "wtns-no_public" "$SNARKJS" wtns calculate "$B/no_public_js/no_public.wasm" "circuits/no_public.input.json" "$B/no_public.wtns"
+devices=$("$FASTZK" info)
 for c in "${CIRCUITS[@]}" no_public; do
   d=$B/plonk-$c
   mkdir -p "$d"
@@ -352,6 +353,21 @@ for c in "${CIRCUITS[@]}" no_public; do
     "$SNARKJS" plonk verify "$d/vk.json" "$d/pbm_public.json" "$d/pbm_proof.json"
   expect 2 "$c:plonk:fastzk-refuses-a-budget-below-the-floor" "$FASTZK" plonk prove "$d/sj.zkey" \
     "$wtns" "$d/pbm2_proof.json" "$d/pbm2_public.json" --max-memory 1M
+  # On a device through the single-source layer (PoCL in CI): the NTTs of rounds 1 and 2
+  # and the nine commitments there; snarkjs verifies. Without a platform: a clear error.
+  if grep -q '^opencl 0:' <<<"$devices"; then
+    expect 0 "$c:plonk:fastzk-prove-device-opencl" "$FASTZK" plonk prove "$d/sj.zkey" "$wtns" \
+      "$d/cl_proof.json" "$d/cl_public.json" --device opencl
+    expect 0 "$c:plonk:snarkjs-verifies-fastzk-device-opencl-proof" \
+      "$SNARKJS" plonk verify "$d/vk.json" "$d/cl_public.json" "$d/cl_proof.json"
+  else
+    echo "SKIP $c:plonk:fastzk-prove-device-opencl (no OpenCL device; install pocl-opencl-icd)"
+  fi
+  OCL_ICD_VENDORS=/nonexistent expect 2 "$c:plonk:fastzk-prove-device-opencl-without-platform" \
+    "$FASTZK" plonk prove "$d/sj.zkey" "$wtns" "$d/cl0_proof.json" "$d/cl0_public.json" --device opencl
+  if grep -q "opencl: no driver" "$LOGS/$c:plonk:fastzk-prove-device-opencl-without-platform.log"; then
+    pass "$c:plonk:device-opencl-error-names-the-driver"
+  else fail "$c:plonk:device-opencl-error-names-the-driver"; fi
 
   if [[ $c != no_public ]]; then
     # snarkjs proves; fastzk verifies; same public signals.

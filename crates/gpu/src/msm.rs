@@ -142,13 +142,19 @@ impl DeviceMsm {
         Ok(resident)
     }
 
-    /// `Σ scalars[i]·bases[i]` over bases already on the device.
+    /// `Σ scalars[i]·bases[i]` over bases already on the device: plain bases over their
+    /// first `scalars.len()` (a key's powers of tau serve polynomials of any degree
+    /// below their count), a fixed-base table over all of them.
     pub fn msm_resident<C: DeviceCurve>(
         &self,
         bases: &ResidentBases<C>,
         scalars: &[C::Scalar],
     ) -> Result<Jacobian<C>, MsmError> {
-        if bases.len() != scalars.len() {
+        let fits = match bases.shifts {
+            None => scalars.len() <= bases.len(),
+            Some(_) => scalars.len() == bases.len(),
+        };
+        if !fits {
             return Err(MsmError::LengthMismatch {
                 bases: bases.len(),
                 scalars: scalars.len(),

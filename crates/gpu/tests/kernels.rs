@@ -179,7 +179,21 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
         let want = fastzk_testing::msm::naive(&pts, &ks);
         assert_eq!(e.msm_resident(&resident, &ks).unwrap(), want, "resident");
     }
-    assert!(e.msm_resident(&resident, &[]).is_err(), "a length mismatch");
+    // Fewer scalars than bases: an MSM over the first bases (none, 1, 69); more: refused.
+    for k in [0, 1, pts.len() - 1] {
+        let ks: Vec<C::Scalar> = elements(&mut r, k);
+        let want = fastzk_testing::msm::naive(&pts[..k], &ks);
+        assert_eq!(
+            e.msm_resident(&resident, &ks).unwrap(),
+            want,
+            "prefix of {k}"
+        );
+    }
+    let more: Vec<C::Scalar> = elements(&mut r, pts.len() + 1);
+    assert!(
+        e.msm_resident(&resident, &more).is_err(),
+        "more scalars than bases"
+    );
     // Precomputed tables (every window's shift of each base): one window over n·m points.
     for c in [3, 8] {
         let table = fastzk_msm::PrecomputedBases::new(&pts, c).unwrap();
@@ -190,6 +204,11 @@ fn msm_suite<C: DeviceCurve>(n: usize) {
             table.table().len() * 16 * C::Base::WORDS
         );
         let k = pts.len();
+        let short: Vec<C::Scalar> = elements(&mut r, k - 1);
+        assert!(
+            e.msm_resident(&pre, &short).is_err(),
+            "a table takes all its bases"
+        );
         let random: Vec<C::Scalar> = elements(&mut r, k);
         for (what, ks) in [
             ("random", random.clone()),

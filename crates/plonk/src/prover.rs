@@ -17,15 +17,20 @@
 //! 5. `v`; the linearisation `r`, the openings `Wξ = (r + Σvᵢpᵢ − …)/(X − ξ)` and
 //!    `Wξω = (z − z̄ω)/(X − ξω)`, committed.
 //!
-//! Commitments are MSMs over the key's powers of tau; those of one round run
-//! concurrently. The proof is verified before it is returned.
+//! The NTTs of rounds 1 and 2 and the nine commitments (MSMs over the key's powers of
+//! tau) are library calls of the single-source layer (`fastzk-runtime`), so the same
+//! code proves on the CPU or on a device ([`ProveOptions::context`]), as ZERA's Plonk
+//! (§3.4): the powers of tau are uploaded once, a round's commitments run as concurrent
+//! tasks, each on streams of its own; the quotient, the evaluations and the
+//! linearisation stay on the CPU. The proof is verified before it is returned.
 
 use std::time::{Duration, Instant};
 
 use fastzk_field::{batch_inverse, Field};
 use fastzk_formats::FormatError;
-use fastzk_msm::{MsmError, PreparedBases};
-use fastzk_poly::{Order, PolyError, Radix2Domain, TwoAdicTransform};
+use fastzk_msm::MsmError;
+use fastzk_poly::{Order, PolyError, Subgroup, Transform};
+use fastzk_runtime::{Context, LayerPairing, Points, RuntimeError};
 use rand_core::{CryptoRng, OsRng, RngCore};
 use rayon::prelude::*;
 
@@ -63,6 +68,8 @@ pub enum ProveError {
     Msm(#[from] MsmError),
     #[error(transparent)]
     Poly(#[from] PolyError),
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
 }
 
 /// Knobs for [`prove_with`].
@@ -74,6 +81,8 @@ pub struct ProveOptions<'a> {
     /// Powers of tau per chunk for a key whose points stay in its file
     /// ([`ProvingKey::in_file`]; default [`DEFAULT_CHUNK_POINTS`]).
     pub chunk_points: Option<usize>,
+    /// Where the NTTs and MSMs run (default: a CPU context of the call's own).
+    pub context: Option<&'a Context>,
 }
 
 impl Default for ProveOptions<'_> {
@@ -82,6 +91,7 @@ impl Default for ProveOptions<'_> {
             self_check: true,
             on_phase: None,
             chunk_points: None,
+            context: None,
         }
     }
 }
@@ -111,7 +121,7 @@ impl Clock<'_> {
     }
 
     /// Commits to several polynomials at once, keeping each MSM's own time.
-    fn commit<E: PairingCurve, const K: usize>(
+    fn commit<E: LayerPairing, const K: usize>(
         &mut self,
         name: &'static str,
         parts: [(&'static str, &[Fr<E>]); K],
@@ -127,32 +137,39 @@ impl Clock<'_> {
     }
 }
 
-/// The powers of tau the commitments are made over: prepared once when the key holds
-/// them, else read from the key's file a chunk at a time for each round.
-enum Bases<'a, E: PairingCurve> {
-    Prepared(PreparedBases<'a, E::G1>),
+/// The powers of tau the commitments are made over, and the context the MSMs run in:
+/// prepared (or uploaded) once when the key holds them, else read from the key's file a
+/// chunk at a time for each round.
+struct Bases<'a, E: LayerPairing> {
+    ctx: &'a Context,
+    held: Held<'a, E>,
+}
+
+enum Held<'a, E: LayerPairing> {
+    Whole(Points<'a, E::G1>),
     Chunked {
         pk: &'a ProvingKey<E>,
         chunk_points: usize,
     },
 }
 
-impl<E: PairingCurve> Bases<'_, E> {
+impl<E: LayerPairing> Bases<'_, E> {
     /// The commitments to `parts`, each with the time its MSMs took.
     fn commit(
         &self,
         parts: &[(&'static str, &[Fr<E>])],
     ) -> Result<Vec<(G1<E>, Duration)>, ProveError> {
-        match self {
-            Bases::Prepared(ptau) => parts
+        match &self.held {
+            // One task per polynomial: concurrent MSMs, each on streams of its own.
+            Held::Whole(ptau) => parts
                 .par_iter()
                 .map(|(_, coefs)| {
                     let t = Instant::now();
-                    let p = ptau.msm(coefs)?;
+                    let p = self.ctx.task()?.msm_host(ptau, coefs)?;
                     Ok((p.to_affine(), t.elapsed()))
                 })
                 .collect(),
-            Bases::Chunked { pk, chunk_points } => {
+            Held::Chunked { pk, chunk_points } => {
                 // Each chunk is read once for all the round's polynomials.
                 let longest = parts.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
                 let mut sums = vec![
@@ -163,15 +180,16 @@ impl<E: PairingCurve> Bases<'_, E> {
                 while start < longest {
                     let count = (*chunk_points).max(1).min(longest - start);
                     let points = pk.read_ptau(start, count)?;
-                    // Converted to the MSM's form once for all the round's polynomials, whose
+                    // Prepared (or uploaded) once for all the round's polynomials, whose
                     // MSMs then run one after the other (each is parallel; side by side they
                     // would hold their buckets at once).
-                    let prepared = PreparedBases::new(&points);
+                    let prepared = Points::new(&points);
+                    let mut task = self.ctx.task()?;
                     for ((_, coefs), (sum, time)) in parts.iter().zip(&mut sums) {
                         let end = coefs.len().min(start + count);
                         if end > start {
                             let t = Instant::now();
-                            *sum += prepared.msm(&coefs[start..end])?;
+                            *sum += task.msm_host(&prepared, &coefs[start..end])?;
                             *time += t.elapsed();
                         }
                     }
@@ -188,7 +206,7 @@ pub type Proved<E> = (Proof<E>, Vec<Fr<E>>, ProveTimings);
 
 /// Proves with blinding from the OS CSPRNG and the default options; returns the
 /// proof and the public signals.
-pub fn prove<E: PairingCurve>(
+pub fn prove<E: LayerPairing>(
     pk: &ProvingKey<E>,
     witness: &[Fr<E>],
 ) -> Result<(Proof<E>, Vec<Fr<E>>), ProveError> {
@@ -196,7 +214,7 @@ pub fn prove<E: PairingCurve>(
 }
 
 /// [`prove`] with options, reporting per-phase timings.
-pub fn prove_with<E: PairingCurve>(
+pub fn prove_with<E: LayerPairing>(
     pk: &ProvingKey<E>,
     witness: &[Fr<E>],
     opts: &ProveOptions<'_>,
@@ -285,7 +303,7 @@ fn divide_by_linear<F: Field>(mut p: Vec<F>, beta: F) -> Option<Vec<F>> {
 
 /// [`prove_with`] drawing the blinding scalars from `rng` (deterministic generators
 /// belong in tests only: reused blinding leaks the witness).
-pub fn prove_with_rng<E: PairingCurve>(
+pub fn prove_with_rng<E: LayerPairing>(
     pk: &ProvingKey<E>,
     witness: &[Fr<E>],
     opts: &ProveOptions<'_>,
@@ -307,16 +325,46 @@ pub fn prove_with_rng<E: PairingCurve>(
     let n_public = pk.n_public();
     let public: Vec<Fr<E>> = witness[1..=n_public].to_vec();
     let omega = root_of_unity::<E>(power);
-    let dom_n = Radix2Domain::cached_with_root(power, omega)?;
-
-    // The nine commitments share the powers of tau: prepared for the MSMs once.
-    let ptau = if pk.ptau_in_file() {
-        Bases::Chunked {
-            pk,
-            chunk_points: opts.chunk_points.unwrap_or(DEFAULT_CHUNK_POINTS),
+    let h = Subgroup::with_root(power, omega)?;
+    let own_cpu;
+    let ctx = match opts.context {
+        Some(ctx) => ctx,
+        None => {
+            own_cpu = Context::cpu();
+            &own_cpu
         }
-    } else {
-        Bases::Prepared(clock.run("prepare the powers of tau", || PreparedBases::new(&pk.ptau)))
+    };
+    // The inverse NTT on H of each vector, as concurrent tasks.
+    let interpolate = |values: &[&[Fr<E>]]| -> Result<Vec<Vec<Fr<E>>>, ProveError> {
+        values
+            .par_iter()
+            .map(|v| {
+                let v = ctx.vec(with_room(v));
+                let c = ctx.task()?.ntt_into(
+                    h,
+                    v,
+                    Transform::Inverse,
+                    Order::Natural,
+                    Order::Natural,
+                )?;
+                Ok(c.into_vec()?)
+            })
+            .collect()
+    };
+
+    // The nine commitments share the powers of tau: prepared (or uploaded) once.
+    let ptau = Bases {
+        ctx,
+        held: if pk.ptau_in_file() {
+            Held::Chunked {
+                pk,
+                chunk_points: opts.chunk_points.unwrap_or(DEFAULT_CHUNK_POINTS),
+            }
+        } else {
+            let points = Points::new(&pk.ptau);
+            clock.run("prepare the powers of tau", || ctx.task()?.prepare(&points))?;
+            Held::Whole(points)
+        },
     };
 
     // Round 1: wires, a(X), b(X), c(X).
@@ -342,18 +390,9 @@ pub fn prove_with_rng<E: PairingCurve>(
     clock.run("check the gates on H", || {
         crate::quotient::check_gates(pk, &abc_h, &public)
     })?;
-    let abc_coef = clock.run(
-        "ntt a, b, c (→ coefficients)",
-        || -> Result<_, PolyError> {
-            let mut coefs = Vec::with_capacity(3);
-            for v in &abc_h {
-                let mut c = with_room(v);
-                dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
-                coefs.push(c);
-            }
-            Ok(coefs)
-        },
-    )?;
+    let abc_coef = clock.run("ntt a, b, c (→ coefficients)", || {
+        interpolate(&[&abc_h[0], &abc_h[1], &abc_h[2]])
+    })?;
     let [a_coef, b_coef, c_coef]: [Vec<Fr<E>>; 3] = abc_coef.try_into().expect("three wires");
     let a_bl = blind(a_coef, &[b[2], b[1]]);
     let b_bl = blind(b_coef, &[b[4], b[3]]);
@@ -414,11 +453,8 @@ pub fn prove_with_rng<E: PairingCurve>(
         }
         Ok(ratio)
     })?;
-    let z_coef = clock.run("ntt z (→ coefficients)", || -> Result<_, PolyError> {
-        let mut c = with_room(&z_h);
-        dom_n.inverse(&mut c, Order::Natural, Order::Natural)?;
-        Ok(c)
-    })?;
+    let z_coef = clock.run("ntt z (→ coefficients)", || interpolate(&[&z_h]))?;
+    let z_coef = z_coef.into_iter().next().expect("one polynomial");
     let z_bl = blind(z_coef, &[b[9], b[8], b[7]]);
     let [cm_z] = clock.commit::<E, 1>("commit z", [("msm z", &z_bl)], &ptau)?;
 

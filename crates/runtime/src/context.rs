@@ -61,12 +61,16 @@ impl<F> Arg<'_, F> {
 /// A program: the kernel, the field, the reducer and the vectors stored.
 type ProgramKey = (TypeId, TypeId, TypeId, usize);
 
+/// A library engine: its type and what it was made for (a transform's size, root and coset).
+type EngineKey = (TypeId, Vec<u8>);
+type Engines = HashMap<EngineKey, Arc<dyn std::any::Any + Send + Sync>>;
+
 /// Runs kernels on the CPU or on one device; the vectors it makes live there.
 pub struct Context {
     shared: Arc<Shared>,
     programs: Mutex<HashMap<ProgramKey, Arc<Program>>>,
-    /// Library engines (NTT domains, device transforms) by type and size.
-    engines: Mutex<HashMap<(TypeId, u32), Arc<dyn std::any::Any + Send + Sync>>>,
+    /// Library engines (NTT domains, device transforms) by type and what they are for.
+    engines: Mutex<Engines>,
 }
 
 /// Threads of a reduction on a device: enough to fill it, few enough that the partial
@@ -216,11 +220,7 @@ impl Context {
         Ok(p)
     }
 
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn lock_engines(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<(TypeId, u32), Arc<dyn std::any::Any + Send + Sync>>>
-    {
+    pub(crate) fn lock_engines(&self) -> std::sync::MutexGuard<'_, Engines> {
         self.engines.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -39,16 +39,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use context::{program_source, Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
-pub use library::Matrix;
+pub use library::{Matrix, Points};
 pub use task::Task;
 pub use vec::{FieldVec, HostSlice, Residency, Traffic};
 
 use fastzk_field::Field;
-use fastzk_gpu::DeviceField;
+use fastzk_gpu::{DeviceCurve, DeviceField};
+use fastzk_pairing::PairingCurve;
 
 /// A field kernels run over: arithmetic on the CPU and on devices.
 pub trait KernelField: Field + DeviceField {}
 impl<F: Field + DeviceField> KernelField for F {}
+
+/// A pairing curve whose scalar field kernels run over and whose G1 the library MSM
+/// runs on, on the CPU and on devices (BN254 and BLS12-381): what a pairing-based prover
+/// on the layer asks of its curve.
+pub trait LayerPairing: PairingCurve<G1: DeviceCurve, Fr: KernelField> {}
+impl<E: PairingCurve<G1: DeviceCurve, Fr: KernelField>> LayerPairing for E {}
 
 /// What a kernel parameter after the index is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

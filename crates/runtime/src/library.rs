@@ -3,13 +3,14 @@
 //! (`fastzk-poly`'s NTT and `fastzk-gpu`'s `DeviceNtt`), kept per context and size.
 
 use std::any::{Any, TypeId};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use fastzk_curve::{Affine, Jacobian};
 use fastzk_field::NttField;
+use fastzk_gpu::msm::ResidentBases;
 use fastzk_gpu::spmv::{DeviceMatrix, DeviceSpmv};
 use fastzk_gpu::{DeviceCurve, DeviceMsm, DeviceNtt};
-use fastzk_msm::MsmEngine;
+use fastzk_msm::PreparedBases;
 use fastzk_poly::{Order, Radix2Domain, Subgroup, Transform, TwoAdicTransform};
 use fastzk_r1cs::Csr;
 
@@ -22,9 +23,8 @@ fn copy<F: KernelField>(i: usize, v: &[F]) -> F {
 }
 
 impl Task<'_> {
-    /// `kind` over the vector (one transform of its length, a power of two within the
-    /// field's two-adicity), as a new vector: the CPU's radix-2 engine, or the device's
-    /// (which synchronises this task first: it runs on the device's own queue).
+    /// `kind` over the vector on the field's own subgroup of its length (a power of two
+    /// within the field's two-adicity): [`Task::ntt_on`] with [`Subgroup::new`].
     pub fn ntt<F: KernelField + NttField>(
         &mut self,
         v: &FieldVec<F>,
@@ -39,20 +39,76 @@ impl Task<'_> {
                 what: format!("a transform of {n} elements (not a power of two)"),
             });
         }
-        let log_n = n.trailing_zeros();
+        self.ntt_on(Subgroup::new(n.trailing_zeros())?, v, kind, input, output)
+    }
+
+    /// `kind` over the vector on `subgroup` (its root and coset: a key's Lagrange basis
+    /// fixes which root a prover must use), as a new vector: the CPU's radix-2 engine, or
+    /// the device's (which synchronises this task first: it runs on the device's own
+    /// queue), each made once per context and subgroup.
+    pub fn ntt_on<F: KernelField + NttField>(
+        &mut self,
+        subgroup: Subgroup<F>,
+        v: &FieldVec<F>,
+        kind: Transform,
+        input: Order,
+        output: Order,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        self.transform(subgroup, Input::Borrowed(v), kind, input, output)
+    }
+
+    /// [`Task::ntt_on`] of a vector given up: on the CPU its host copy is transformed in
+    /// place when nothing else shares it (no copy).
+    pub fn ntt_into<F: KernelField + NttField>(
+        &mut self,
+        subgroup: Subgroup<F>,
+        v: FieldVec<F>,
+        kind: Transform,
+        input: Order,
+        output: Order,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        self.transform(subgroup, Input::Owned(v), kind, input, output)
+    }
+
+    fn transform<F: KernelField + NttField>(
+        &mut self,
+        subgroup: Subgroup<F>,
+        v: Input<'_, F>,
+        kind: Transform,
+        input: Order,
+        output: Order,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        let v_ref = match &v {
+            Input::Borrowed(v) => *v,
+            Input::Owned(v) => v,
+        };
+        let n = v_ref.len();
+        if n != subgroup.size() {
+            return Err(RuntimeError::Call {
+                kernel: "ntt",
+                what: format!(
+                    "a transform of {n} elements on a subgroup of {}",
+                    subgroup.size()
+                ),
+            });
+        }
+        let mut key = vec![subgroup.log_size() as u8];
+        key.extend(subgroup.generator().to_le_bytes());
+        key.extend(subgroup.coset_shift().to_le_bytes());
         let ctx = self.context();
         let Some(dev) = ctx.device_handle() else {
-            let engine = ctx.cached(log_n, || -> Result<_, RuntimeError> {
-                Ok(Radix2Domain::<F>::new(log_n)?)
-            })?;
-            let mut a = v.to_vec()?;
+            let engine = ctx.cached(key, || Ok(Radix2Domain::on(subgroup)))?;
+            let mut a = match v {
+                Input::Borrowed(v) => v.to_vec()?,
+                Input::Owned(v) => v.into_vec()?,
+            };
             engine.apply(kind, &mut a, input, output)?;
             return Ok(ctx.vec(a));
         };
-        let engine = ctx.cached(log_n, || -> Result<_, RuntimeError> {
-            Ok(DeviceNtt::<F>::new(dev.clone(), Subgroup::new(log_n)?)?)
+        let engine = ctx.cached(key, || -> Result<_, RuntimeError> {
+            Ok(DeviceNtt::<F>::new(dev.clone(), subgroup)?)
         })?;
-        let out = self.map(Copy, n, &[Arg::Vec(v)])?;
+        let out = self.map(Copy, n, &[Arg::Vec(v_ref)])?;
         self.sync()?;
         let buf = out
             .device_buffer()
@@ -63,34 +119,156 @@ impl Task<'_> {
     }
 }
 
+/// A transform's input: borrowed (copied), or given up.
+enum Input<'a, F> {
+    Borrowed(&'a FieldVec<F>),
+    Owned(FieldVec<F>),
+}
+
+/// Points many MSMs run over (a key's powers of tau, say): on the CPU prepared once for
+/// its MSM engine, on a device uploaded once (at [`Task::prepare`] or the first MSM there)
+/// and kept, one copy per device.
+pub struct Points<'a, C: DeviceCurve> {
+    host: &'a [Affine<C>],
+    prepared: OnceLock<PreparedBases<'a, C>>,
+    device: PerDevice<ResidentBases<C>>,
+}
+
+impl<'a, C: DeviceCurve> Points<'a, C> {
+    pub fn new(host: &'a [Affine<C>]) -> Self {
+        Self {
+            host,
+            prepared: OnceLock::new(),
+            device: PerDevice::default(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.host.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.host.is_empty()
+    }
+
+    fn prepared(&self) -> &PreparedBases<'a, C> {
+        self.prepared.get_or_init(|| PreparedBases::new(self.host))
+    }
+
+    /// The copy on `ctx`'s device, uploaded if there is none yet (an upload in the
+    /// context's traffic).
+    fn on_device(
+        &self,
+        ctx: &crate::Context,
+        dev: &Arc<fastzk_gpu::Device>,
+    ) -> Result<Arc<ResidentBases<C>>, RuntimeError> {
+        self.device.get_or_upload(dev, || {
+            let engine = ctx.cached(vec![], || Ok(DeviceMsm::new(dev.clone())))?;
+            let on = engine.upload_bases(self.host)?;
+            ctx.counters().uploaded(on.device_bytes());
+            Ok(on)
+        })
+    }
+}
+
+/// A copy of something per device, made at its first use there (a key's points, a
+/// matrix): host data outlives contexts, so the copy is kept by the data.
+struct PerDevice<T>(Mutex<Vec<(Arc<fastzk_gpu::Device>, Arc<T>)>>);
+
+impl<T> Default for PerDevice<T> {
+    fn default() -> Self {
+        Self(Mutex::new(Vec::new()))
+    }
+}
+
+impl<T> PerDevice<T> {
+    fn get_or_upload(
+        &self,
+        dev: &Arc<fastzk_gpu::Device>,
+        upload: impl FnOnce() -> Result<T, RuntimeError>,
+    ) -> Result<Arc<T>, RuntimeError> {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, on)) = held.iter().find(|(d, _)| Arc::ptr_eq(d, dev)) {
+            return Ok(on.clone());
+        }
+        let on = Arc::new(upload()?);
+        held.push((dev.clone(), on.clone()));
+        Ok(on)
+    }
+}
+
 impl Task<'_> {
-    /// `Σ scalars[i]·bases[i]` with the scalars a vector of this task's context: the CPU's
-    /// MSM, or the device's (cuZK's, `DeviceMsm`). Both take the scalars from the host
-    /// (downloaded if they are only on the device, as the traffic shows); the device's
-    /// uploads them in pieces as it does for any caller. A sum of points is the MSM with
-    /// every scalar one.
+    /// Makes `points` ready for this context's MSMs now (prepared on the CPU, uploaded to
+    /// the device on a stream of its own, through pinned memory), so that a caller can
+    /// overlap it with other work; an MSM does it itself otherwise.
+    pub fn prepare<C: DeviceCurve>(&mut self, points: &Points<'_, C>) -> Result<(), RuntimeError>
+    where
+        C::Scalar: KernelField,
+    {
+        let ctx = self.context();
+        match ctx.device_handle() {
+            None => {
+                points.prepared();
+            }
+            Some(dev) => {
+                points.on_device(ctx, dev)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `Σ scalars[i]·points[i]` over the first `scalars.len()` points, the scalars a
+    /// vector of this context (downloaded first if they are only on the device, as the
+    /// traffic shows): [`Task::msm_host`].
     pub fn msm<C: DeviceCurve>(
         &mut self,
-        bases: &[Affine<C>],
+        points: &Points<'_, C>,
         scalars: &FieldVec<C::Scalar>,
     ) -> Result<Jacobian<C>, RuntimeError>
     where
         C::Scalar: KernelField,
     {
+        self.msm_host(points, &scalars.host()?)
+    }
+
+    /// `Σ scalars[i]·points[i]` over the first `scalars.len()` points, the scalars on the
+    /// host: the CPU's MSM on the prepared points, or the device's (cuZK's, `DeviceMsm`,
+    /// on the points' device copy, the scalars uploaded in pieces through pinned memory
+    /// while the first are processed). Each call runs on streams of its own, so MSMs
+    /// from concurrent tasks overlap. A sum of points is the MSM with every scalar one.
+    pub fn msm_host<C: DeviceCurve>(
+        &mut self,
+        points: &Points<'_, C>,
+        scalars: &[C::Scalar],
+    ) -> Result<Jacobian<C>, RuntimeError>
+    where
+        C::Scalar: KernelField,
+    {
+        let call = |what: String| RuntimeError::Call {
+            kernel: "msm",
+            what,
+        };
+        if scalars.len() > points.len() {
+            return Err(call(format!(
+                "{} scalars for {} points",
+                scalars.len(),
+                points.len()
+            )));
+        }
         let ctx = self.context();
-        let host = scalars.host()?;
         let r = match ctx.device_handle() {
-            None => fastzk_msm::msm(bases, &host),
+            None => points.prepared().msm(scalars),
             Some(dev) => {
                 self.sync()?;
-                let engine = ctx.cached(0, || Ok(DeviceMsm::new(dev.clone())))?;
-                engine.msm(bases, &host)
+                let on = points.on_device(ctx, dev)?;
+                let engine = ctx.cached(vec![], || Ok(DeviceMsm::new(dev.clone())))?;
+                // The scalars cross too (in the engine's pieces): one upload.
+                ctx.counters()
+                    .uploaded(scalars.len() * <C::Scalar as fastzk_gpu::DeviceField>::WORDS * 8);
+                engine.msm_resident(&on, scalars)
             }
         };
-        r.map_err(|e| RuntimeError::Call {
-            kernel: "msm",
-            what: e.to_string(),
-        })
+        r.map_err(|e| call(e.to_string()))
     }
 }
 
@@ -98,14 +276,14 @@ impl Task<'_> {
 /// first product there, then kept (one copy per device).
 pub struct Matrix<F> {
     csr: Arc<Csr<F>>,
-    device: std::sync::Mutex<Vec<(Arc<fastzk_gpu::Device>, Arc<DeviceMatrix>)>>,
+    device: PerDevice<DeviceMatrix>,
 }
 
 impl<F: KernelField> Matrix<F> {
     pub fn new(csr: Csr<F>) -> Self {
         Self {
             csr: Arc::new(csr),
-            device: std::sync::Mutex::new(Vec::new()),
+            device: PerDevice::default(),
         }
     }
 
@@ -138,19 +316,9 @@ impl Task<'_> {
         let Some(dev) = ctx.device_handle() else {
             return Ok(ctx.vec(fastzk_r1cs::spmv(&m.csr, &z.host()?)));
         };
-        let engine = ctx.cached(0, || Ok(DeviceSpmv::<F>::new(dev.clone())?))?;
+        let engine = ctx.cached(vec![], || Ok(DeviceSpmv::<F>::new(dev.clone())?))?;
         let (zb, ready) = z.device_copy(|w| self.upload(dev, w))?;
-        let on_device = {
-            let mut held = m.device.lock().unwrap_or_else(|e| e.into_inner());
-            match held.iter().find(|(d, _)| Arc::ptr_eq(d, dev)) {
-                Some((_, on)) => on.clone(),
-                None => {
-                    let on = Arc::new(engine.upload(&m.csr)?);
-                    held.push((dev.clone(), on.clone()));
-                    on
-                }
-            }
-        };
+        let on_device = m.device.get_or_upload(dev, || Ok(engine.upload(&m.csr)?))?;
         self.sync()?;
         ready.wait()?;
         let y = engine.apply(&on_device, &zb)?;
@@ -165,13 +333,13 @@ impl Task<'_> {
 }
 
 impl crate::Context {
-    /// The engine of type `E` for size `2^log_n`, made once per context.
+    /// The engine of type `E` for what `key` names, made once per context.
     fn cached<E: Any + Send + Sync>(
         &self,
-        log_n: u32,
+        key: Vec<u8>,
         make: impl FnOnce() -> Result<E, RuntimeError>,
     ) -> Result<Arc<E>, RuntimeError> {
-        let key = (TypeId::of::<E>(), log_n);
+        let key = (TypeId::of::<E>(), key);
         if let Some(e) = self.lock_engines().get(&key) {
             if let Ok(e) = e.clone().downcast::<E>() {
                 return Ok(e);

@@ -63,6 +63,10 @@ impl Counters {
             control_bytes: g(&self.control_bytes),
         }
     }
+    pub(crate) fn uploaded(&self, bytes: usize) {
+        self.uploads.fetch_add(1, Ordering::Relaxed);
+        self.upload_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
     pub(crate) fn stream_taken(&self) {
         self.streams.fetch_add(1, Ordering::Relaxed);
     }
@@ -175,6 +179,14 @@ impl<F: DeviceField> FieldVec<F> {
         Ok(self.host()?.to_vec())
     }
 
+    /// The elements as the caller's own vector: the host copy itself when nothing else
+    /// shares it (no copy), else a copy of it (downloaded first if there is none).
+    pub fn into_vec(self) -> Result<Vec<F>, RuntimeError> {
+        let h = self.host()?;
+        drop(self);
+        Ok(h.into_vec())
+    }
+
     /// The device copy, if there is one.
     pub(crate) fn device_buffer(&self) -> Option<Arc<Buffer>> {
         self.lock().device.as_ref().map(|(b, _)| b.clone())
@@ -220,10 +232,7 @@ impl<F: DeviceField> FieldVec<F> {
         };
         let words = to_words(h);
         let (buf, ready) = upload(&words)?;
-        let cnt = &self.shared.counters;
-        cnt.uploads.fetch_add(1, Ordering::Relaxed);
-        cnt.upload_bytes
-            .fetch_add((words.len() * 8) as u64, Ordering::Relaxed);
+        self.shared.counters.uploaded(words.len() * 8);
         let d = (Arc::new(buf), Arc::new(ready));
         c.device = Some(d.clone());
         Ok(d)
@@ -244,6 +253,19 @@ impl<F> HostSlice<F> {
             data,
             start: 0,
             len,
+        }
+    }
+
+    /// The elements, taking the allocation when this slice is all of it and the only
+    /// holder.
+    fn into_vec(self) -> Vec<F>
+    where
+        F: Clone,
+    {
+        if self.start == 0 && self.len == self.data.len() {
+            Arc::try_unwrap(self.data).unwrap_or_else(|shared| shared.to_vec())
+        } else {
+            self.data[self.start..self.start + self.len].to_vec()
         }
     }
 }

@@ -509,10 +509,11 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
 }
 
 /// The library NTT from a task: against the naive DFT on the CPU and against the CPU on
-/// the device, every kind and order, sizes 1 to 2^10; a forward and inverse round trip on
-/// the device moves nothing back to the host until read.
+/// the device, every kind and order, sizes 1 to 2^10, on the field's own subgroup and on
+/// another root and coset (as a key's Lagrange basis may fix); a forward and inverse
+/// round trip on the device moves nothing back to the host until read.
 fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
-    use fastzk_poly::{NaiveDft, Order, Transform, TwoAdicTransform};
+    use fastzk_poly::{NaiveDft, Order, Subgroup, Transform, TwoAdicTransform};
     let cpu = Context::cpu();
     for ctx in contexts(on_device) {
         let at = ctx.describe();
@@ -521,32 +522,56 @@ fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
             let n = 1usize << log_n;
             let x = inputs::<F>(log_n as u64, n);
             let v = ctx.vec(x.clone());
-            for kind in [
-                Transform::Forward,
-                Transform::Inverse,
-                Transform::CosetForward,
-                Transform::CosetInverse,
-            ] {
-                for (input, output) in [
-                    (Order::Natural, Order::Natural),
-                    (Order::BitReversed, Order::Natural),
-                    (Order::Natural, Order::BitReversed),
+            let own = Subgroup::<F>::new(log_n).unwrap();
+            let other = Subgroup::with_root(log_n, own.generator().pow_u64(3))
+                .unwrap()
+                .with_coset(own.coset_shift().square())
+                .unwrap();
+            for (sub, which) in [(own, "own"), (other, "other")] {
+                for kind in [
+                    Transform::Forward,
+                    Transform::Inverse,
+                    Transform::CosetForward,
+                    Transform::CosetInverse,
                 ] {
-                    let got = task.ntt(&v, kind, input, output).unwrap().to_vec().unwrap();
-                    let want = if on_device {
-                        let c = cpu.vec(x.clone());
-                        let mut t = cpu.task().unwrap();
-                        t.ntt(&c, kind, input, output).unwrap().to_vec().unwrap()
-                    } else {
-                        let mut w = x.clone();
-                        NaiveDft::<F>::new(log_n)
-                            .unwrap()
-                            .apply(kind, &mut w, input, output)
-                            .unwrap();
-                        w
-                    };
-                    assert_eq!(got, want, "{kind:?} {input:?}→{output:?} 2^{log_n}, {at}");
+                    for (input, output) in [
+                        (Order::Natural, Order::Natural),
+                        (Order::BitReversed, Order::Natural),
+                        (Order::Natural, Order::BitReversed),
+                    ] {
+                        let got = task.ntt_on(sub, &v, kind, input, output).unwrap();
+                        let want = if on_device {
+                            let c = cpu.vec(x.clone());
+                            let mut t = cpu.task().unwrap();
+                            let w = t.ntt_on(sub, &c, kind, input, output).unwrap();
+                            w.to_vec().unwrap()
+                        } else {
+                            let mut w = x.clone();
+                            NaiveDft::on(sub)
+                                .apply(kind, &mut w, input, output)
+                                .unwrap();
+                            w
+                        };
+                        assert_eq!(
+                            got.to_vec().unwrap(),
+                            want,
+                            "{which} {kind:?} {input:?}→{output:?} 2^{log_n}, {at}"
+                        );
+                    }
                 }
+            }
+            if log_n > 0 {
+                let e = task
+                    .ntt_on(
+                        own,
+                        &ctx.vec(x[..n / 2].to_vec()),
+                        Transform::Forward,
+                        Order::Natural,
+                        Order::Natural,
+                    )
+                    .err()
+                    .expect("half the subgroup's size");
+                assert!(e.to_string().contains("subgroup"), "{at}: {e}");
             }
             // Round trip on the device: one upload, one download.
             let before = ctx.traffic();
@@ -578,13 +603,15 @@ fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
 }
 
 /// The library MSM from a task, on scalars the task's context holds (made on the host,
-/// or by a kernel on the device): against the naive sum, with edge scalars, all-one
-/// scalars (a sum of points), the empty MSM and a length mismatch.
+/// or by a kernel on the device) and points prepared or uploaded once: against the naive
+/// sum, with edge scalars, all-one scalars (a sum of points), the empty MSM, fewer scalars
+/// than points (a prefix) and more (refused).
 fn msm_from_tasks<C: fastzk_gpu::DeviceCurve>(on_device: bool)
 where
     C::Scalar: KernelField,
 {
     use fastzk_curve::Jacobian;
+    use fastzk_runtime::Points;
     use fastzk_testing::gen::points;
     use fastzk_testing::msm::naive;
     type S<C> = <C as fastzk_curve::CurveConfig>::Scalar;
@@ -593,9 +620,14 @@ where
         let mut task = ctx.task().unwrap();
         for n in [0usize, 1, 2, 100, 300] {
             let bases = points::<C>(n, 7 + n as u64);
+            let points = Points::new(&bases);
+            if n == 100 {
+                // Ready before the first MSM (uploaded or prepared), as a caller overlaps it.
+                task.prepare(&points).unwrap();
+            }
             let scalars = inputs::<S<C>>(n as u64, n);
             let sv = ctx.vec(scalars.clone());
-            let got = task.msm(&bases, &sv).unwrap();
+            let got = task.msm(&points, &sv).unwrap();
             assert_eq!(got, naive(&bases, &scalars), "n = {n}, {at}");
             // Scalars a kernel made: s·1 + s.
             let ones = ctx.vec(vec![S::<C>::ONE; n]);
@@ -608,21 +640,34 @@ where
                 .unwrap();
             let doubled: Vec<S<C>> = scalars.iter().map(|s| s.double()).collect();
             assert_eq!(
-                task.msm(&bases, &made).unwrap(),
+                task.msm(&points, &made).unwrap(),
                 naive(&bases, &doubled),
                 "{at}"
             );
-            let sum = task.msm(&bases, &ones).unwrap();
+            let sum = task.msm(&points, &ones).unwrap();
             let want = bases
                 .iter()
                 .fold(Jacobian::<C>::default(), |acc, p| acc + Jacobian::from(*p));
             assert_eq!(sum, want, "Σ points, n = {n}, {at}");
+            // Fewer scalars than points: the first points only (a polynomial of lower
+            // degree over a key's powers of tau).
+            for k in [n / 2, n.saturating_sub(1)] {
+                let part = ctx.vec(scalars[..k].to_vec());
+                assert_eq!(
+                    task.msm(&points, &part).unwrap(),
+                    naive(&bases[..k], &scalars[..k]),
+                    "{k} of {n}, {at}"
+                );
+            }
         }
-        let bases = points::<C>(3, 1);
+        let bases = points::<C>(2, 1);
         let e = task
-            .msm(&bases, &ctx.vec(inputs::<S<C>>(1, 2)))
-            .expect_err("3 bases, 2 scalars");
-        assert!(e.to_string().contains("msm"), "{at}: {e}");
+            .msm(&Points::new(&bases), &ctx.vec(inputs::<S<C>>(1, 3)))
+            .expect_err("2 points, 3 scalars");
+        assert!(
+            e.to_string().contains("3 scalars for 2 points"),
+            "{at}: {e}"
+        );
     }
 }
 

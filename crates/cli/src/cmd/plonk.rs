@@ -136,15 +136,11 @@ pub fn prove(job: &ProveJob) -> Result<i32> {
     Ok(0)
 }
 
-fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
-    if matches!(
-        p.flags.device,
-        fastzk_gpu::DeviceChoice::Cuda | fastzk_gpu::DeviceChoice::OpenCl
-    ) {
-        anyhow::bail!(
-            "--device {}: Plonk proves on the CPU only so far (use --device cpu or auto)",
-            p.flags.device
-        );
+fn prove_files<E: fastzk_runtime::LayerPairing>(p: &ProveJob) -> Result<()> {
+    let context = fastzk_runtime::Context::open(p.flags.device)
+        .with_context(|| format!("--device {}", p.flags.device))?;
+    if p.flags.timings {
+        eprintln!("device: {}", context.describe());
     }
     let plan = memory::plan_plonk::<E>(&p.zkey, p.flags.max_memory, p.flags.chunk_points)?;
     if p.flags.distributed {
@@ -192,6 +188,7 @@ fn prove_files<E: PairingCurve>(p: &ProveJob) -> Result<()> {
     let opts = ProveOptions {
         on_phase: Some(&on_phase),
         chunk_points: plan,
+        context: Some(&context),
         ..ProveOptions::default()
     };
     let (proof, public, t) = prove_with(&pk, &z, &opts)

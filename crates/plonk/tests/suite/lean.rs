@@ -4,15 +4,16 @@
 //! key is not written.
 
 use fastzk_formats::{read_wtns, ErrorKind, PointCheck};
-use fastzk_pairing::{Bls12_381, Bn254, Fr, PairingCurve};
+use fastzk_pairing::{Bls12_381, Bn254, Fr};
 use fastzk_plonk::zkey::key_sizes;
 use fastzk_plonk::{prove_with_rng, setup, verify, PlonkCircuit, Powers, ProveOptions, ProvingKey};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
+use fastzk_runtime::LayerPairing;
 use fastzk_testing::fixtures::{bytes, path as data};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-fn lean<E: PairingCurve>(path: &std::path::Path) -> ProvingKey<E> {
+fn lean<E: LayerPairing>(path: &std::path::Path) -> ProvingKey<E> {
     ProvingKey::<E>::open_lean_with(path, |bytes| {
         // The pieces are the header and section 14, in order.
         let mut total = 0;
@@ -24,7 +25,7 @@ fn lean<E: PairingCurve>(path: &std::path::Path) -> ProvingKey<E> {
 }
 
 /// The held key's proof and the lean key's, same blinding, for several chunk sizes.
-fn same_proofs<E: PairingCurve>(held: &ProvingKey<E>, lean: &ProvingKey<E>, witness: &[Fr<E>]) {
+fn same_proofs<E: LayerPairing>(held: &ProvingKey<E>, lean: &ProvingKey<E>, witness: &[Fr<E>]) {
     assert!(lean.in_file.is_some() && lean.ptau.is_empty() && lean.q[0].is_empty());
     let n = held.domain_size();
     let (want, public, _) = prove_with_rng(

@@ -9,16 +9,17 @@ use fastzk_plonk::{
     proof_from_json, proof_to_json, prove_with_rng, read_proof_json, read_vk_json, setup, verify,
     vk_from_json, vk_to_json, PlonkCircuit, Powers, ProveError, ProveOptions, ProvingKey,
 };
+use fastzk_runtime::LayerPairing;
 use fastzk_testing::fixtures::{bytes, path as data};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-struct Fixture<E: PairingCurve> {
+struct Fixture<E: LayerPairing> {
     pk: ProvingKey<E>,
     witness: Vec<Fr<E>>,
 }
 
-fn load<E: PairingCurve>(dir: &str, name: &str) -> Fixture<E> {
+fn load<E: LayerPairing>(dir: &str, name: &str) -> Fixture<E> {
     let p = |s: &str| data(&format!("{dir}/{name}{s}"));
     Fixture {
         pk: ProvingKey::open(p("_plonk.zkey"), PointCheck::Subgroup).unwrap(),
@@ -36,7 +37,7 @@ fn rng(seed: u64) -> ChaCha20Rng {
 }
 
 /// Every check one fixture supports.
-fn check_fixture<E: PairingCurve>(dir: &str, name: &str) {
+fn check_fixture<E: LayerPairing>(dir: &str, name: &str) {
     let p = |s: &str| format!("{dir}/{name}{s}");
     let f = load::<E>(dir, name);
 
@@ -69,6 +70,7 @@ fn check_fixture<E: PairingCurve>(dir: &str, name: &str) {
             self_check: false,
             on_phase: None,
             chunk_points: None,
+            context: None,
         },
         &mut rng(1),
     )

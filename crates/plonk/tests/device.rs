@@ -1,0 +1,110 @@
+//! Plonk on a device through the single-source layer (PoCL in CI; a GPU with
+//! `FASTZK_TEST_CUDA_DEVICE`): the proof is the CPU's, byte for byte, with the same
+//! blinding — snarkjs' keys on BN254 and BLS12-381, held and left in the file (MSMs a
+//! chunk at a time) — and it verifies; the traffic is what the pipeline says it is. The
+//! trials are reported ignored, with the reason, where there is no device.
+
+use std::sync::{Arc, OnceLock};
+
+use fastzk_formats::{read_wtns, PointCheck};
+use fastzk_gpu::Device;
+use fastzk_pairing::{Bls12_381, Bn254, Fr};
+use fastzk_plonk::{prove_with_rng, verify, ProveOptions, ProvingKey};
+use fastzk_runtime::{Context, LayerPairing, Traffic};
+use fastzk_testing::fixtures::path as data;
+use fastzk_testing::Trials;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+fn device() -> Result<Arc<Device>, String> {
+    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+    DEV.get_or_init(|| {
+        Device::open_for_tests()
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+fn device_available() -> Result<(), &'static str> {
+    device()
+        .map(drop)
+        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
+}
+
+/// The proof (and its traffic) with `key` in `ctx`, blinding from seed 7.
+fn proved<E: LayerPairing>(
+    key: &ProvingKey<E>,
+    witness: &[Fr<E>],
+    ctx: &Context,
+    chunk_points: Option<usize>,
+) -> (fastzk_plonk::Proof<E>, Vec<Fr<E>>, Traffic) {
+    let before = ctx.traffic();
+    let opts = ProveOptions {
+        context: Some(ctx),
+        chunk_points,
+        ..ProveOptions::default()
+    };
+    let (proof, public, _) =
+        prove_with_rng(key, witness, &opts, &mut ChaCha20Rng::seed_from_u64(7)).unwrap();
+    let after = ctx.traffic();
+    let moved = Traffic {
+        uploads: after.uploads - before.uploads,
+        upload_bytes: after.upload_bytes - before.upload_bytes,
+        downloads: after.downloads - before.downloads,
+        download_bytes: after.download_bytes - before.download_bytes,
+        ..Traffic::default()
+    };
+    (proof, public, moved)
+}
+
+/// snarkjs' key `name` proved on the device, held and lean (chunks that do and do not
+/// divide the domain), against the CPU's proof.
+fn same_proof_on_the_device<E: LayerPairing>(dir: &str, name: &str) {
+    let zkey = data(&format!("{dir}/{name}_plonk.zkey"));
+    let witness: Vec<Fr<E>> = read_wtns(data(&format!("{dir}/{name}.wtns"))).unwrap();
+    let held = ProvingKey::<E>::open(&zkey, PointCheck::Subgroup).unwrap();
+    let cpu = Context::cpu();
+    let (want, public, on_cpu) = proved(&held, &witness, &cpu, None);
+    assert!(verify(&held.vk, &public, &want).unwrap());
+    assert_eq!(on_cpu, Traffic::default(), "the CPU moves nothing");
+
+    let ctx = Context::device(device().expect("checked by the trial"));
+    let (got, got_public, moved) = proved(&held, &witness, &ctx, None);
+    assert_eq!(got, want, "{name}: the device's proof is the CPU's");
+    assert_eq!(got_public, public);
+    // The powers of tau once, each interpolated polynomial (a, b, c, z) up and down once,
+    // and the nine commitments' scalars up.
+    let n = held.domain_size();
+    let word_bytes = 8 * <Fr<E> as fastzk_gpu::DeviceField>::WORDS;
+    assert_eq!(moved.uploads, 1 + 4 + 9, "{name}: {moved:?}");
+    assert_eq!(moved.downloads, 4, "{name}: {moved:?}");
+    assert_eq!(moved.download_bytes as usize, 4 * n * word_bytes, "{name}");
+
+    let lean = ProvingKey::<E>::open_lean_with(&zkey, |_| Ok(PointCheck::Subgroup)).unwrap();
+    for chunk in [Some(3), Some(n / 2), None] {
+        let (got, _, _) = proved(&lean, &witness, &ctx, chunk);
+        assert_eq!(
+            got, want,
+            "{name}: lean key, chunks of {chunk:?}, on the device"
+        );
+    }
+}
+
+fn main() {
+    let mut t = Trials::default();
+    t.when(
+        "device::plonk::bn254_multiplier",
+        device_available(),
+        || same_proof_on_the_device::<Bn254>("bn254", "multiplier"),
+    );
+    t.when("device::plonk::bn254_poly", device_available(), || {
+        same_proof_on_the_device::<Bn254>("bn254", "poly")
+    });
+    t.when(
+        "device::plonk::bls12_381_multiplier",
+        device_available(),
+        || same_proof_on_the_device::<Bls12_381>("bls12_381", "multiplier"),
+    );
+    t.run()
+}
