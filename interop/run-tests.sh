@@ -670,7 +670,25 @@ for f in goldilocks bn254; do
   expect 0 "spartan-synth-$f:setup" "$FASTZK" spartan setup "$B/synth_$f.r1cs" "$B/synth_$f.skey"
   expect 0 "spartan-synth-$f:snark-prove" "$FASTZK" spartan prove "$B/synth_$f.skey" "$B/synth_$f.wtns" "$B/synth_$f.sproof" "$B/synth_$f.sjson"
   expect 0 "spartan-synth-$f:snark-verify" "$FASTZK" spartan verify "$B/synth_$f.skey" "$B/synth_$f.sproof" "$B/synth_$f.sjson"
+  # The steps on the single-source layer on a device (PoCL in CI), NIZK and SNARK mode.
+  if grep -q '^opencl 0:' <<<"$devices"; then
+    expect 0 "spartan-synth-$f:prove-device-opencl" "$FASTZK" spartan prove "$B/synth_$f.r1cs" \
+      "$B/synth_$f.wtns" "$B/synth_$f.cl.proof" "$B/synth_$f.cl.json" --device opencl
+    expect 0 "spartan-synth-$f:verify-device-opencl-proof" \
+      "$FASTZK" spartan verify "$B/synth_$f.r1cs" "$B/synth_$f.cl.proof" "$B/synth_$f.cl.json"
+    expect 0 "spartan-synth-$f:snark-prove-device-opencl" "$FASTZK" spartan prove "$B/synth_$f.skey" \
+      "$B/synth_$f.wtns" "$B/synth_$f.cl.sproof" "$B/synth_$f.cl.sjson" --device opencl
+    expect 0 "spartan-synth-$f:snark-verify-device-opencl-proof" \
+      "$FASTZK" spartan verify "$B/synth_$f.skey" "$B/synth_$f.cl.sproof" "$B/synth_$f.cl.sjson"
+  else
+    echo "SKIP spartan-synth-$f:prove-device-opencl (no OpenCL device; install pocl-opencl-icd)"
+  fi
 done
+OCL_ICD_VENDORS=/nonexistent expect 2 "spartan:prove-device-opencl-without-platform" "$FASTZK" spartan \
+  prove "$B/synth_goldilocks.r1cs" "$B/synth_goldilocks.wtns" "$B/cl0.proof" "$B/cl0.json" --device opencl
+if grep -q "opencl: no driver" "$LOGS/spartan:prove-device-opencl-without-platform.log"; then
+  pass "spartan:device-opencl-error-names-the-driver"
+else fail "spartan:device-opencl-error-names-the-driver"; fi
 expect 0 "spartan:snark-params-from-a-key" "$FASTZK" spartan params "$B/synth_goldilocks.skey"
 
 echo "$PASSED passed, $FAILED failed"

@@ -272,23 +272,23 @@ impl Task<'_> {
     }
 }
 
-/// A sparse matrix for [`Task::spmv`]: held on the host, and uploaded to a device at its
-/// first product there, then kept (one copy per device).
-pub struct Matrix<F> {
-    csr: Arc<Csr<F>>,
+/// A sparse matrix for [`Task::spmv`], borrowed from the host (a circuit's): uploaded to
+/// a device at its first product there, then kept (one copy per device).
+pub struct Matrix<'a, F> {
+    csr: &'a Csr<F>,
     device: PerDevice<DeviceMatrix>,
 }
 
-impl<F: KernelField> Matrix<F> {
-    pub fn new(csr: Csr<F>) -> Self {
+impl<'a, F: KernelField> Matrix<'a, F> {
+    pub fn new(csr: &'a Csr<F>) -> Self {
         Self {
-            csr: Arc::new(csr),
+            csr,
             device: PerDevice::default(),
         }
     }
 
     pub fn csr(&self) -> &Csr<F> {
-        &self.csr
+        self.csr
     }
 }
 
@@ -299,7 +299,7 @@ impl Task<'_> {
     /// call synchronises this task.
     pub fn spmv<F: KernelField>(
         &mut self,
-        m: &Matrix<F>,
+        m: &Matrix<'_, F>,
         z: &FieldVec<F>,
     ) -> Result<FieldVec<F>, RuntimeError> {
         if z.len() != m.csr.n_cols() {
@@ -314,11 +314,11 @@ impl Task<'_> {
         }
         let ctx = self.context();
         let Some(dev) = ctx.device_handle() else {
-            return Ok(ctx.vec(fastzk_r1cs::spmv(&m.csr, &z.host()?)));
+            return Ok(ctx.vec(fastzk_r1cs::spmv(m.csr, &z.host()?)));
         };
         let engine = ctx.cached(vec![], || Ok(DeviceSpmv::<F>::new(dev.clone())?))?;
         let (zb, ready) = z.device_copy(|w| self.upload(dev, w))?;
-        let on_device = m.device.get_or_upload(dev, || Ok(engine.upload(&m.csr)?))?;
+        let on_device = m.device.get_or_upload(dev, || Ok(engine.upload(m.csr)?))?;
         self.sync()?;
         ready.wait()?;
         let y = engine.apply(&on_device, &zb)?;

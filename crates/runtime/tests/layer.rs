@@ -440,9 +440,9 @@ fn deferred_faults_at_sync(on_device: bool) {
     }
 }
 
-/// The layer's sumcheck of `a·b·c` gives the hand-written `run_fused`'s proof: the same
-/// messages, challenges, final claim and table values, on every context, from 1 to 12
-/// variables; and it verifies.
+/// The layer's sumchecks of `a·b·c` and `a·b` give the hand-written `run_fused`'s proofs:
+/// the same messages, challenges, final claim and table values, on every context, from 1
+/// to 12 variables; and they verify.
 fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on_device: bool) {
     use fastzk_multilinear::sumcheck::{run_fused, verify};
     use fastzk_multilinear::{HashKind, Transcript};
@@ -453,11 +453,12 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
             let t: Vec<Vec<F>> = (0..3).map(|s| inputs(60 + s + vars as u64, n)).collect();
             let claim: F = (0..n).map(|i| t[0][i] * t[1][i] * t[2][i]).sum();
             // As `prove_claimed` does, and `verify` expects.
-            let start = || {
+            let start_with = |claim: F| {
                 let mut t = Transcript::new(HashKind::Blake3, b"layer test");
                 t.append_elements(b"sumcheck claim", &[claim]);
                 t
             };
+            let start = || start_with(claim);
             let mut tr = start();
             let (rounds, point, running, tables) = run_fused(
                 [t[0].clone(), t[1].clone(), t[2].clone()],
@@ -492,6 +493,39 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
             let proof = fastzk_multilinear::sumcheck::SumcheckProof { rounds: l_rounds };
             let (r, last) = verify(claim, vars, 3, &proof, &mut tv).unwrap();
             assert_eq!((r, last), (point, running), "{at}");
+
+            // a·b (degree 2), as Spartan's inner sumcheck.
+            let claim2: F = (0..n).map(|i| t[0][i] * t[1][i]).sum();
+            let mut tr = start_with(claim2);
+            let want = run_fused(
+                [t[0].clone(), t[1].clone()],
+                2,
+                |v: &[F; 2]| v[0] * v[1],
+                claim2,
+                vars,
+                None,
+                &mut tr,
+            )
+            .unwrap();
+            let mut tl = start_with(claim2);
+            let got = fastzk_runtime::sumcheck::prove_product2(
+                &mut ctx.task().unwrap(),
+                [t[0].clone(), t[1].clone()],
+                claim2,
+                &mut tl,
+            )
+            .unwrap();
+            assert_eq!(got.0, want.0, "a·b messages, {vars} variables, {at}");
+            assert_eq!(
+                (&got.1, got.2),
+                (&want.1, want.2),
+                "a·b, {vars} variables, {at}"
+            );
+            assert_eq!(got.3.to_vec(), vec![want.3[0][0], want.3[1][0]], "{at}");
+            let mut tv = Transcript::new(HashKind::Blake3, b"layer test");
+            let proof = fastzk_multilinear::sumcheck::SumcheckProof { rounds: got.0 };
+            let (r, last) = verify(claim2, vars, 2, &proof, &mut tv).unwrap();
+            assert_eq!((r, last), (got.1, got.2), "a·b verifies, {at}");
         }
         // Tables that are not one power-of-two length are refused.
         let mut task = ctx.task().unwrap();
@@ -694,7 +728,8 @@ fn spmv_from_tasks<F: KernelField>(on_device: bool) {
                     triplets.push((row as u32, c as u32, inputs::<F>(r.gen(), 2)[1]));
                 }
             }
-            let m = Matrix::new(fastzk_r1cs::Csr::from_triplets(rows, cols, &triplets).unwrap());
+            let csr = fastzk_r1cs::Csr::from_triplets(rows, cols, &triplets).unwrap();
+            let m = Matrix::new(&csr);
             let mut dense = vec![vec![F::ZERO; cols]; rows];
             for &(row, c, v) in &triplets {
                 dense[row as usize][c as usize] += v;

@@ -39,12 +39,23 @@ use fastzk_multilinear::mle::bind_first_in_place;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, HashKind, Transcript, UnivariateMask};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
-use fastzk_r1cs::{first_unsatisfied, spmv, Csr, R1cs, R1csError};
+use fastzk_r1cs::{first_unsatisfied, Csr, R1cs, R1csError};
+use fastzk_runtime::sumcheck::prove_product2;
+use fastzk_runtime::{Context, KernelField, Matrix};
 use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
 pub mod format;
+
+/// A base field the Spartan prover runs on the single-source layer (Goldilocks, BN254's
+/// scalar field).
+pub trait LayerField: NttField + KernelField {}
+impl<F: NttField + KernelField> LayerField for F {}
+
+/// Its challenge field, on the layer too.
+pub trait LayerExtension<F: NttField>: ExtensionOf<F> + KernelField {}
+impl<F: NttField, E: ExtensionOf<F> + KernelField> LayerExtension<F> for E {}
 pub mod soundness;
 pub mod spark;
 pub use soundness::{soundness, soundness_snark, Soundness, TARGET_BITS};
@@ -64,6 +75,15 @@ pub enum SpartanError {
     Rejected(&'static str),
     #[error("these parameters give {bits:.1} bits of soundness at this size, below the {target} required (`fastzk spartan params` shows each component)")]
     WeakParameters { bits: f64, target: f64 },
+    /// A step on the single-source layer failed (on a device: its error, said once).
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl From<fastzk_runtime::RuntimeError> for SpartanError {
+    fn from(e: fastzk_runtime::RuntimeError) -> Self {
+        Self::Runtime(e.to_string())
+    }
 }
 
 /// Refuses parameters under the 128-bit target for this instance.
@@ -539,7 +559,7 @@ fn combined_at<F: NttField, E: ExtensionOf<F>>(
 
 /// Proves that `z` satisfies `r1cs` (refused, naming the constraint, when it does not),
 /// with randomness from a ChaCha20 stream seeded by the operating system.
-pub fn prove<F: NttField, E: ExtensionOf<F>>(
+pub fn prove<F: LayerField, E: LayerExtension<F>>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     z: &[F],
@@ -571,7 +591,18 @@ impl Stopwatch {
 }
 
 /// [`prove`], with the time each phase took.
-pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
+pub fn prove_timed<F: LayerField, E: LayerExtension<F>>(
+    params: &SpartanParams,
+    r1cs: &R1cs<F>,
+    z: &[F],
+) -> Result<(Proof<F, E>, Timings), SpartanError> {
+    prove_timed_on(&Context::cpu(), params, r1cs, z)
+}
+
+/// [`prove_timed`] in `ctx`: the steps written on the single-source layer run on its
+/// device (the module docs say which); the proof is the CPU's.
+pub fn prove_timed_on<F: LayerField, E: LayerExtension<F>>(
+    ctx: &Context,
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     z: &[F],
@@ -579,6 +610,7 @@ pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
     let mut seed = [0u8; 32];
     OsRng.fill_bytes(&mut seed);
     let (proof, _, timings) = prove_phases(
+        ctx,
         params,
         r1cs,
         None,
@@ -591,24 +623,37 @@ pub fn prove_timed<F: NttField, E: ExtensionOf<F>>(
 
 /// [`prove`] with the caller's randomness: deterministic proofs for tests only (a
 /// proof's hiding rests on this randomness being secret and fresh).
-pub fn prove_with_rng<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
+pub fn prove_with_rng<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     z: &[F],
     rng: &mut R,
 ) -> Result<Proof<F, E>, SpartanError> {
-    Ok(prove_phases(params, r1cs, None, z, true, rng)?.0)
+    prove_with_rng_on(&Context::cpu(), params, r1cs, z, rng)
+}
+
+/// [`prove_with_rng`] in `ctx` (tests: the same randomness gives the same proof on
+/// every device).
+pub fn prove_with_rng_on<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
+    ctx: &Context,
+    params: &SpartanParams,
+    r1cs: &R1cs<F>,
+    z: &[F],
+    rng: &mut R,
+) -> Result<Proof<F, E>, SpartanError> {
+    Ok(prove_phases(ctx, params, r1cs, None, z, true, rng)?.0)
 }
 
 /// [`prove`] without the satisfiability check (only the shape of `z` is checked): for
 /// tests of the verifier against a prover that tries to prove a false statement.
 #[doc(hidden)]
-pub fn prove_unchecked<F: NttField, E: ExtensionOf<F>>(
+pub fn prove_unchecked<F: LayerField, E: LayerExtension<F>>(
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     z: &[F],
 ) -> Result<Proof<F, E>, SpartanError> {
     Ok(prove_phases(
+        &Context::cpu(),
         params,
         r1cs,
         None,
@@ -705,7 +750,7 @@ pub fn setup<F: NttField, E: ExtensionOf<F>>(
 }
 
 /// [`prove`] in the SNARK mode.
-pub fn prove_snark<F: NttField, E: ExtensionOf<F>>(
+pub fn prove_snark<F: LayerField, E: LayerExtension<F>>(
     params: &SpartanParams,
     pk: &ProvingKey<F>,
     z: &[F],
@@ -714,7 +759,17 @@ pub fn prove_snark<F: NttField, E: ExtensionOf<F>>(
 }
 
 /// [`prove_snark`], with the time each phase took.
-pub fn prove_snark_timed<F: NttField, E: ExtensionOf<F>>(
+pub fn prove_snark_timed<F: LayerField, E: LayerExtension<F>>(
+    params: &SpartanParams,
+    pk: &ProvingKey<F>,
+    z: &[F],
+) -> Result<(SnarkProof<F, E>, Timings), SpartanError> {
+    prove_snark_timed_on(&Context::cpu(), params, pk, z)
+}
+
+/// [`prove_snark_timed`] in `ctx`, as [`prove_timed_on`].
+pub fn prove_snark_timed_on<F: LayerField, E: LayerExtension<F>>(
+    ctx: &Context,
     params: &SpartanParams,
     pk: &ProvingKey<F>,
     z: &[F],
@@ -722,6 +777,7 @@ pub fn prove_snark_timed<F: NttField, E: ExtensionOf<F>>(
     let mut seed = [0u8; 32];
     OsRng.fill_bytes(&mut seed);
     let (proof, spark, timings) = prove_phases(
+        ctx,
         params,
         &pk.r1cs,
         Some(pk),
@@ -737,7 +793,8 @@ pub fn prove_snark_timed<F: NttField, E: ExtensionOf<F>>(
 /// constraints (checked on the `Az`, `Bz`, `Cz` the proof needs anyway).
 type Proved<F, E> = (Proof<F, E>, Option<spark::SparkProof<F, E>>, Timings);
 
-fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
+fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
+    ctx: &Context,
     params: &SpartanParams,
     r1cs: &R1cs<F>,
     snark: Option<&ProvingKey<F>>,
@@ -754,9 +811,16 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
         v.resize(rows, F::ZERO);
         v
     };
-    let az = pad(spmv(r1cs.a(), z));
-    let bz = pad(spmv(r1cs.b(), z));
-    let cz = pad(spmv(r1cs.c(), z));
+    // On the layer: the products where the context runs (cuZK's SpMV on a device), read
+    // back for the check and the first rounds.
+    let [az, bz, cz] = {
+        let mut task = ctx.task()?;
+        let zv = ctx.vec(z.to_vec());
+        let mut product = |m: &Csr<F>| -> Result<Vec<F>, SpartanError> {
+            Ok(pad(task.spmv(&Matrix::new(m), &zv)?.into_vec()?))
+        };
+        [product(r1cs.a())?, product(r1cs.b())?, product(r1cs.c())?]
+    };
     if check {
         if let Some(index) = first_unsatisfied(&az, &bz, &cz) {
             return Err(R1csError::Unsatisfied { index }.into());
@@ -834,15 +898,15 @@ fn prove_phases<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     // field.
     let msg = inner_first_round(&m, &z_cols, &mask_r, rho_in);
     let (r, running) = sumcheck::absorb_round(&msg, claim, &mut t);
-    let (mut inner_rounds, mut inner_point, _, _) = sumcheck::run_fused(
-        [bound(m, r), bind_masked(&z_cols, &mask_r, rho_in, r)],
-        2,
-        |v: &[E; 2]| v[0] * v[1],
-        running,
-        layout.log_cols - 1,
-        None,
-        &mut t,
-    )?;
+    // The other rounds on the layer (a product of two tables; none left when one column
+    // pair is all there is).
+    let tables = [bound(m, r), bind_masked(&z_cols, &mask_r, rho_in, r)];
+    let (mut inner_rounds, mut inner_point) = if tables[0].len() >= 2 {
+        let run = prove_product2(&mut ctx.task()?, tables, running, &mut t)?;
+        (run.0, run.1)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     inner_rounds.insert(0, msg);
     inner_point.insert(0, r);
     watch.lap("inner sumcheck");

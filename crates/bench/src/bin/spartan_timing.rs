@@ -3,13 +3,13 @@
 
 use std::time::Instant;
 
-use fastzk_field::{bn254, Goldilocks, GoldilocksExt3, NttField};
-use fastzk_pcs::ExtensionOf;
+use fastzk_field::{bn254, Goldilocks, GoldilocksExt3};
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::R1cs;
 use fastzk_spartan::{
     prove_snark_timed, prove_timed, setup, verify, verify_snark, SpartanParams, Timings,
 };
+use fastzk_spartan::{LayerExtension, LayerField};
 use rand_chacha::rand_core::SeedableRng;
 
 fn ms(d: std::time::Duration) -> f64 {
@@ -26,7 +26,7 @@ fn report(log: u32, phases: Timings, prove: f64, verify: f64, bytes: usize) {
     );
 }
 
-fn run<F: NttField, E: ExtensionOf<F>>(log: u32, snark: bool) {
+fn run<F: LayerField, E: LayerExtension<F>>(log: u32, snark: bool) {
     let instance = || -> (R1cs<F>, Vec<F>) {
         synthesize::<F>(
             &SynthParams::new(log),

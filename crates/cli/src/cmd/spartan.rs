@@ -10,14 +10,16 @@ use fastzk_field::{bn254, Goldilocks, GoldilocksExt3, PrimeField};
 use fastzk_formats::{read_public_json, read_r1cs_header, read_wtns, write_public_json, R1csFile};
 use fastzk_multilinear::HashKind;
 use fastzk_pcs::ExtensionOf;
+use fastzk_runtime::Context as LayerContext;
 use fastzk_spartan::format::{
     is_key, read_key, read_proof, read_snark_proof, sniff_field, write_key, write_proof,
     write_snark_proof, ProofField,
 };
 use fastzk_spartan::{
-    instance_shape, prove_snark_timed, prove_timed, setup, soundness, soundness_snark, verify,
-    verify_snark, Soundness, SpartanError, SpartanParams,
+    instance_shape, prove_snark_timed_on, prove_timed_on, setup, soundness, soundness_snark,
+    verify, verify_snark, Soundness, SpartanError, SpartanParams,
 };
+use fastzk_spartan::{LayerExtension, LayerField};
 use memmap2::Mmap;
 
 use super::groth16::{map_file, name, verdict};
@@ -50,6 +52,11 @@ pub enum SpartanCommand {
         /// Print each phase's time on stderr.
         #[arg(long)]
         timings: bool,
+        /// Where the steps on the single-source layer run (the SpMVs and the inner
+        /// sumcheck's rounds so far): cpu, cuda, opencl (the first device of that API),
+        /// or auto (the first GPU found, else the CPU). The proof is the same.
+        #[arg(long, default_value = "cpu")]
+        device: fastzk_gpu::DeviceChoice,
     },
     /// Verify: exit status 0 when the proof is valid, 1 when it is not, 2 on bad input.
     Verify {
@@ -170,6 +177,7 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
             public,
             hash,
             timings,
+            device,
         } => {
             let (field, bytes, key) = circuit_or_key(r1cs)?;
             let params = params_with(*hash);
@@ -179,10 +187,14 @@ pub fn run(cmd: &SpartanCommand) -> Result<i32> {
                 proof,
                 public,
             };
+            let ctx = LayerContext::open(*device).with_context(|| format!("--device {device}"))?;
+            if *timings {
+                eprintln!("device: {}", ctx.describe());
+            }
             if key {
-                with_field!(field, F, E => prove_snark_files::<F, E>(&params, &bytes, &files, *timings))?;
+                with_field!(field, F, E => prove_snark_files::<F, E>(&ctx, &params, &bytes, &files, *timings))?;
             } else {
-                with_field!(field, F, E => prove_files::<F, E>(&params, &bytes, &files, *timings))?;
+                with_field!(field, F, E => prove_files::<F, E>(&ctx, &params, &bytes, &files, *timings))?;
             }
             Ok(0)
         }
@@ -290,7 +302,8 @@ fn finish(
     Ok(())
 }
 
-fn prove_files<F: ProofField, E: ExtensionOf<F>>(
+fn prove_files<F: ProofField + LayerField, E: LayerExtension<F>>(
+    ctx: &LayerContext,
     params: &SpartanParams,
     r1cs_bytes: &[u8],
     files: &Files<'_>,
@@ -306,13 +319,14 @@ fn prove_files<F: ProofField, E: ExtensionOf<F>>(
     let (r1cs, z) = (r1cs?.r1cs, z?);
     let read = start.elapsed();
     progress.step("proving (NIZK)");
-    let (proof, mut phases) = prove_timed::<F, E>(params, &r1cs, &z).with_context(|| {
-        format!(
-            "proving {} with {}",
-            name(files.circuit),
-            name(files.witness)
-        )
-    })?;
+    let (proof, mut phases) =
+        prove_timed_on::<F, E>(ctx, params, &r1cs, &z).with_context(|| {
+            format!(
+                "proving {} with {}",
+                name(files.circuit),
+                name(files.witness)
+            )
+        })?;
     phases.insert(0, ("read r1cs + witness", read));
     let public = &z[1..=r1cs.n_public()];
     finish(
@@ -328,7 +342,8 @@ fn prove_files<F: ProofField, E: ExtensionOf<F>>(
 
 /// The SNARK mode: the key's circuit is read and its Spark tables and commitments
 /// rebuilt (as `setup` made them; a key whose roots differ is refused), then proved.
-fn prove_snark_files<F: ProofField, E: ExtensionOf<F>>(
+fn prove_snark_files<F: ProofField + LayerField, E: LayerExtension<F>>(
+    ctx: &LayerContext,
     params: &SpartanParams,
     key_bytes: &[u8],
     files: &Files<'_>,
@@ -353,7 +368,7 @@ fn prove_snark_files<F: ProofField, E: ExtensionOf<F>>(
     }
     let rebuilt = t.elapsed();
     progress.step("proving (SNARK: Spartan, then Spark)");
-    let (proof, mut phases) = prove_snark_timed::<F, E>(params, &pk, &z)
+    let (proof, mut phases) = prove_snark_timed_on::<F, E>(ctx, params, &pk, &z)
         .with_context(|| format!("proving {} with {}", key_name, name(files.witness)))?;
     phases.insert(0, ("read key + witness", read));
     phases.insert(1, ("Spark tables and commitments rebuilt", rebuilt));

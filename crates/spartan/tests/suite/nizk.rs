@@ -3,10 +3,10 @@
 //! inputs and the statement are bound.
 
 use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
-use fastzk_pcs::ExtensionOf;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::{R1cs, R1csError};
 use fastzk_spartan::{prove, verify, Proof, SpartanError, SpartanParams};
+use fastzk_spartan::{LayerExtension, LayerField};
 use fastzk_testing::gen::rng;
 
 type Gl = Goldilocks;
@@ -18,7 +18,7 @@ fn instance<F: NttField>(log: u32, n_public: usize, seed: u64) -> (R1cs<F>, Vec<
     synthesize(&p, &mut rng(seed)).unwrap()
 }
 
-fn roundtrip<F: NttField, E: ExtensionOf<F>>(log: u32, n_public: usize, seed: u64) {
+fn roundtrip<F: LayerField, E: LayerExtension<F>>(log: u32, n_public: usize, seed: u64) {
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<F>(log, n_public, seed);
     let proof: Proof<F, E> = prove(&params, &r1cs, &z).unwrap();

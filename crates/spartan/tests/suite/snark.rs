@@ -5,13 +5,13 @@
 //! proof: `nizk.rs`, the same code.)
 
 use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt3, NttField};
-use fastzk_pcs::ExtensionOf;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_r1cs::{R1cs, R1csError};
 use fastzk_spartan::{
     prove_snark, setup, soundness, soundness_snark, verify_snark, SnarkProof, SpartanError,
     SpartanParams,
 };
+use fastzk_spartan::{LayerExtension, LayerField};
 use fastzk_testing::gen::rng;
 
 type Gl = Goldilocks;
@@ -29,7 +29,7 @@ fn instance<F: NttField>(
     synthesize(&p, &mut rng(seed)).unwrap()
 }
 
-fn roundtrip<F: NttField, E: ExtensionOf<F>>(
+fn roundtrip<F: LayerField, E: LayerExtension<F>>(
     log: u32,
     n_public: usize,
     n_vars: Option<usize>,

@@ -1,0 +1,62 @@
+//! Spartan on a device through the single-source layer (PoCL in CI; a GPU with
+//! `FASTZK_TEST_CUDA_DEVICE`): with the same randomness the proof is the CPU's, element
+//! for element, and it verifies — Goldilocks with challenges in its cubic extension,
+//! and BN254, at sizes that leave one, a few and many inner rounds. The
+//! trials are reported ignored, with the reason, where there is no device.
+
+use std::sync::{Arc, OnceLock};
+
+use fastzk_field::{bn254, Goldilocks, GoldilocksExt3};
+use fastzk_gpu::Device;
+use fastzk_r1cs::synth::{synthesize, SynthParams};
+use fastzk_runtime::Context;
+use fastzk_spartan::{
+    prove_with_rng, prove_with_rng_on, verify, LayerExtension, LayerField, Proof, SpartanParams,
+};
+use fastzk_testing::gen::rng;
+use fastzk_testing::Trials;
+
+fn device() -> Result<Arc<Device>, String> {
+    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+    DEV.get_or_init(|| {
+        Device::open_for_tests()
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+fn device_available() -> Result<(), &'static str> {
+    device()
+        .map(drop)
+        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
+}
+
+/// Proofs of synthetic instances of `2^log` constraints on the CPU and on the device,
+/// same randomness: equal, and valid.
+fn same_proof_on_the_device<F: LayerField, E: LayerExtension<F>>(logs: &[u32]) {
+    let ctx = Context::device(device().expect("checked by the trial"));
+    let params = SpartanParams::default();
+    for &log in logs {
+        let mut p = SynthParams::new(log);
+        p.n_public = 2;
+        let (r1cs, z) = synthesize::<F>(&p, &mut rng(log as u64)).unwrap();
+        let want: Proof<F, E> = prove_with_rng(&params, &r1cs, &z, &mut rng(100)).unwrap();
+        let got: Proof<F, E> = prove_with_rng_on(&ctx, &params, &r1cs, &z, &mut rng(100)).unwrap();
+        assert!(got == want, "2^{log}: the device's proof is the CPU's");
+        verify(&params, &r1cs, &z[1..=2], &got).unwrap();
+    }
+}
+
+fn main() {
+    let mut t = Trials::default();
+    t.when(
+        "device::spartan::goldilocks_ext3",
+        device_available(),
+        || same_proof_on_the_device::<Goldilocks, GoldilocksExt3>(&[2, 5, 11]),
+    );
+    t.when("device::spartan::bn254", device_available(), || {
+        same_proof_on_the_device::<bn254::Fr, bn254::Fr>(&[3, 8])
+    });
+    t.run()
+}
