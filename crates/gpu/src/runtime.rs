@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::GpuError;
 use crate::{cuda, opencl};
@@ -273,16 +273,31 @@ impl Device {
 
     /// The device the test suites run on: CUDA device `i` with
     /// `FASTZK_TEST_CUDA_DEVICE=i` (on a GPU host), else OpenCL device
-    /// `FASTZK_TEST_OPENCL_DEVICE` (0 by default: PoCL in CI).
-    pub fn open_for_tests() -> Result<Self, GpuError> {
-        let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
-        match index("FASTZK_TEST_CUDA_DEVICE") {
-            Some(i) => Self::open(Backend::Cuda, i),
-            None => Self::open(
-                Backend::OpenCl,
-                index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
-            ),
-        }
+    /// `FASTZK_TEST_OPENCL_DEVICE` (0 by default: PoCL in CI); opened once per process
+    /// and shared by its trials.
+    pub fn for_tests() -> Result<Arc<Self>, String> {
+        static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+        DEV.get_or_init(|| {
+            let index = |var: &str| std::env::var(var).ok().and_then(|v| v.parse().ok());
+            match index("FASTZK_TEST_CUDA_DEVICE") {
+                Some(i) => Self::open(Backend::Cuda, i),
+                None => Self::open(
+                    Backend::OpenCl,
+                    index("FASTZK_TEST_OPENCL_DEVICE").unwrap_or(0),
+                ),
+            }
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+        })
+        .clone()
+    }
+
+    /// Whether [`Self::for_tests`] has a device: a device trial's condition, with the
+    /// reason it is ignored where there is none.
+    pub fn for_tests_available() -> Result<(), &'static str> {
+        Self::for_tests().map(drop).map_err(|_| {
+            "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)"
+        })
     }
 
     /// Device `index` of `backend` in counting mode: every kernel compiled with `FZ_COUNT`

@@ -3,7 +3,7 @@
 //! another), or on CUDA device `i` with `FASTZK_TEST_CUDA_DEVICE=i` (on a GPU host). Checks that need a device or NVRTC are reported ignored, with the reason,
 //! where there is none. The errors a machine without a driver gives are checked too.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use fastzk_curve::{bls12_381, bn254, Affine, Jacobian};
 use fastzk_field::{Field, Goldilocks, GoldilocksExt2, GoldilocksExt3};
@@ -17,19 +17,11 @@ use fastzk_testing::gen::{edge_elements, elements, points, rng};
 use fastzk_testing::Trials;
 
 fn opencl() -> Result<Arc<Device>, String> {
-    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
-    DEV.get_or_init(|| {
-        Device::open_for_tests()
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-    .clone()
+    Device::for_tests()
 }
 
 fn opencl_available() -> Result<(), &'static str> {
-    opencl()
-        .map(drop)
-        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
+    Device::for_tests_available()
 }
 
 fn device() -> Arc<Device> {

@@ -4,8 +4,6 @@
 //! chunk at a time) — and it verifies; the traffic is what the pipeline says it is. The
 //! trials are reported ignored, with the reason, where there is no device.
 
-use std::sync::{Arc, OnceLock};
-
 use fastzk_formats::{read_wtns, PointCheck};
 use fastzk_gpu::Device;
 use fastzk_pairing::{Bls12_381, Bn254, Fr};
@@ -15,22 +13,6 @@ use fastzk_testing::fixtures::path as data;
 use fastzk_testing::Trials;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-
-fn device() -> Result<Arc<Device>, String> {
-    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
-    DEV.get_or_init(|| {
-        Device::open_for_tests()
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-    .clone()
-}
-
-fn device_available() -> Result<(), &'static str> {
-    device()
-        .map(drop)
-        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
-}
 
 /// The proof (and its traffic) with `key` in `ctx`, blinding from seed 7.
 fn proved<E: LayerPairing>(
@@ -47,14 +29,7 @@ fn proved<E: LayerPairing>(
     };
     let (proof, public, _) =
         prove_with_rng(key, witness, &opts, &mut ChaCha20Rng::seed_from_u64(7)).unwrap();
-    let after = ctx.traffic();
-    let moved = Traffic {
-        uploads: after.uploads - before.uploads,
-        upload_bytes: after.upload_bytes - before.upload_bytes,
-        downloads: after.downloads - before.downloads,
-        download_bytes: after.download_bytes - before.download_bytes,
-        ..Traffic::default()
-    };
+    let moved = ctx.traffic().since(&before);
     (proof, public, moved)
 }
 
@@ -69,7 +44,7 @@ fn same_proof_on_the_device<E: LayerPairing>(dir: &str, name: &str) {
     assert!(verify(&held.vk, &public, &want).unwrap());
     assert_eq!(on_cpu, Traffic::default(), "the CPU moves nothing");
 
-    let ctx = Context::device(device().expect("checked by the trial"));
+    let ctx = Context::device(Device::for_tests().expect("checked by the trial"));
     let (got, got_public, moved) = proved(&held, &witness, &ctx, None);
     assert_eq!(got, want, "{name}: the device's proof is the CPU's");
     assert_eq!(got_public, public);
@@ -95,15 +70,17 @@ fn main() {
     let mut t = Trials::default();
     t.when(
         "device::plonk::bn254_multiplier",
-        device_available(),
+        Device::for_tests_available(),
         || same_proof_on_the_device::<Bn254>("bn254", "multiplier"),
     );
-    t.when("device::plonk::bn254_poly", device_available(), || {
-        same_proof_on_the_device::<Bn254>("bn254", "poly")
-    });
+    t.when(
+        "device::plonk::bn254_poly",
+        Device::for_tests_available(),
+        || same_proof_on_the_device::<Bn254>("bn254", "poly"),
+    );
     t.when(
         "device::plonk::bls12_381_multiplier",
-        device_available(),
+        Device::for_tests_available(),
         || same_proof_on_the_device::<Bls12_381>("bls12_381", "multiplier"),
     );
     t.run()

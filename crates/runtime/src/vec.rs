@@ -37,6 +37,22 @@ pub struct Traffic {
     pub control_bytes: u64,
 }
 
+impl Traffic {
+    /// What moved between `earlier` (a snapshot of the same context) and this snapshot.
+    pub fn since(&self, earlier: &Traffic) -> Traffic {
+        Traffic {
+            uploads: self.uploads - earlier.uploads,
+            upload_bytes: self.upload_bytes - earlier.upload_bytes,
+            downloads: self.downloads - earlier.downloads,
+            download_bytes: self.download_bytes - earlier.download_bytes,
+            launches: self.launches - earlier.launches,
+            streams: self.streams - earlier.streams,
+            control_copies: self.control_copies - earlier.control_copies,
+            control_bytes: self.control_bytes - earlier.control_bytes,
+        }
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Counters {
     uploads: AtomicU64,

@@ -3,7 +3,7 @@
 //! on a GPU host) against the CPU. Checks that need a device are reported ignored, with
 //! the reason, where there is none.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2};
 use fastzk_gpu::Device;
@@ -91,19 +91,11 @@ fn times<F: KernelField>(a: F, b: F) -> F {
 }
 
 fn device() -> Result<Arc<Device>, String> {
-    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
-    DEV.get_or_init(|| {
-        Device::open_for_tests()
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-    .clone()
+    Device::for_tests()
 }
 
 fn device_available() -> Result<(), &'static str> {
-    device()
-        .map(drop)
-        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
+    Device::for_tests_available()
 }
 
 /// The CPU, or the device.

@@ -4,8 +4,6 @@
 //! and BN254, at sizes that leave one, a few and many inner rounds. The
 //! trials are reported ignored, with the reason, where there is no device.
 
-use std::sync::{Arc, OnceLock};
-
 use fastzk_field::{bn254, Goldilocks, GoldilocksExt3};
 use fastzk_gpu::Device;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
@@ -16,26 +14,10 @@ use fastzk_spartan::{
 use fastzk_testing::gen::rng;
 use fastzk_testing::Trials;
 
-fn device() -> Result<Arc<Device>, String> {
-    static DEV: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
-    DEV.get_or_init(|| {
-        Device::open_for_tests()
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-    .clone()
-}
-
-fn device_available() -> Result<(), &'static str> {
-    device()
-        .map(drop)
-        .map_err(|_| "no device (install pocl-opencl-icd; FASTZK_TEST_CUDA_DEVICE=0 on a GPU host)")
-}
-
 /// Proofs of synthetic instances of `2^log` constraints on the CPU and on the device,
 /// same randomness: equal, and valid.
 fn same_proof_on_the_device<F: LayerField, E: LayerExtension<F>>(logs: &[u32]) {
-    let ctx = Context::device(device().expect("checked by the trial"));
+    let ctx = Context::device(Device::for_tests().expect("checked by the trial"));
     let params = SpartanParams::default();
     for &log in logs {
         let mut p = SynthParams::new(log);
@@ -52,11 +34,13 @@ fn main() {
     let mut t = Trials::default();
     t.when(
         "device::spartan::goldilocks_ext3",
-        device_available(),
+        Device::for_tests_available(),
         || same_proof_on_the_device::<Goldilocks, GoldilocksExt3>(&[2, 5, 11]),
     );
-    t.when("device::spartan::bn254", device_available(), || {
-        same_proof_on_the_device::<bn254::Fr, bn254::Fr>(&[3, 8])
-    });
+    t.when(
+        "device::spartan::bn254",
+        Device::for_tests_available(),
+        || same_proof_on_the_device::<bn254::Fr, bn254::Fr>(&[3, 8]),
+    );
     t.run()
 }
