@@ -163,8 +163,7 @@ impl<'a, C: DeviceCurve> Points<'a, C> {
         dev: &Arc<fastzk_gpu::Device>,
     ) -> Result<Arc<ResidentBases<C>>, RuntimeError> {
         self.device.get_or_upload(dev, || {
-            let engine = ctx.cached(vec![], || Ok(DeviceMsm::new(dev.clone())))?;
-            let on = engine.upload_bases(self.host)?;
+            let on = ctx.msm_engine(dev)?.upload_bases(self.host)?;
             ctx.counters().uploaded(on.device_bytes());
             Ok(on)
         })
@@ -261,11 +260,10 @@ impl Task<'_> {
             Some(dev) => {
                 self.sync()?;
                 let on = points.on_device(ctx, dev)?;
-                let engine = ctx.cached(vec![], || Ok(DeviceMsm::new(dev.clone())))?;
                 // The scalars cross too (in the engine's pieces): one upload.
                 ctx.counters()
                     .uploaded(scalars.len() * <C::Scalar as fastzk_gpu::DeviceField>::WORDS * 8);
-                engine.msm_resident(&on, scalars)
+                ctx.msm_engine(dev)?.msm_resident(&on, scalars)
             }
         };
         r.map_err(|e| call(e.to_string()))
@@ -333,6 +331,11 @@ impl Task<'_> {
 }
 
 impl crate::Context {
+    /// The device's MSM engine, one per context.
+    fn msm_engine(&self, dev: &Arc<fastzk_gpu::Device>) -> Result<Arc<DeviceMsm>, RuntimeError> {
+        self.cached(vec![], || Ok(DeviceMsm::new(dev.clone())))
+    }
+
     /// The engine of type `E` for what `key` names, made once per context.
     fn cached<E: Any + Send + Sync>(
         &self,
