@@ -118,6 +118,39 @@ fn info_reports_cpu_features_and_switches() {
     assert_eq!(switched, "no");
 }
 
+/// `bench layer` runs each sumcheck both ways and compares the proofs (a mismatch is an
+/// error); the outer sumcheck runs in Goldilocks' cubic extension, as Spartan's does.
+#[test]
+fn bench_layer_compares_both_sumchecks() {
+    for (op, field, named) in [
+        ("product3", "goldilocks", "goldilocks"),
+        ("eq-r1cs", "goldilocks", "goldilocks-ext3"),
+        ("eq-r1cs", "bn254", "bn254"),
+    ] {
+        let out = fastzk(&[
+            "bench",
+            "layer",
+            "--op",
+            op,
+            "--field",
+            field,
+            "--log-size",
+            "6",
+            "--runs",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{op} {field}: {out:?}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(report["field"], named, "{report}");
+        assert_eq!(report["checked"], "same proof", "{report}");
+        assert!(
+            report["layer_median_ms"].as_f64().unwrap() > 0.0,
+            "{report}"
+        );
+    }
+}
+
 /// `bench msm --precompute` checks the fixed-base mode against the engine (a mismatch is
 /// an error, exit 2) and reports its window, time and table size, for G1 and G2.
 #[test]

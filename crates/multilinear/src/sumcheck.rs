@@ -467,32 +467,14 @@ pub fn run_fused_eq<F: Field + Absorb, const K: usize>(
                 )
                 .reduce(|| vec![F::ZERO; degree + 1], add_sums)
         };
-        let mut t = sums(false);
-        // The mask's part of the running claim, then t(1) from g's part.
-        let prefix: Vec<F> = masking
-            .map(|m| m.earlier.iter().chain(&point).copied().collect())
-            .unwrap_or_default();
-        let mask_claim = masking.map_or(F::ZERO, |m| {
-            m.rho * (m.mask.round_at(&prefix, F::ZERO) + m.mask.round_at(&prefix, F::ONE))
-        });
-        t[1] = match (alpha * qi).inverse() {
-            Some(inv) => (running - mask_claim - alpha * (F::ONE - qi) * t[0]) * inv,
-            None => sums(true)[1],
-        };
-        let e = |x: F| F::ONE - qi + (qi.double() - F::ONE) * x;
-        let mut msg: Vec<F> = std::iter::once(0u64)
-            .chain(2..=degree as u64 + 1)
-            .map(|x| {
-                let x = F::from_u64(x);
-                alpha * e(x) * interpolate(&t, x)
-            })
-            .collect();
-        if let Some(m) = masking {
-            m.add(&mut msg, &point);
-        }
+        let t = sums(false);
+        let msg = eq_round_message(t, qi, alpha, running, masking, &point, || {
+            Ok::<_, std::convert::Infallible>(sums(true)[1])
+        })
+        .unwrap_or_else(|never| match never {});
         let r;
         (r, running) = absorb_round(&msg, running, transcript);
-        alpha *= e(r);
+        alpha *= eq_factor(qi, r);
         for table in tables.iter_mut() {
             bind_first_in_place(table, r);
         }
@@ -500,6 +482,49 @@ pub fn run_fused_eq<F: Field + Absorb, const K: usize>(
         point.push(r);
     }
     Ok((rounds, point, running, tables, alpha))
+}
+
+/// `eq(q_i, X)` as a line in `X`: `1 − q_i + (2q_i − 1)·X`.
+pub fn eq_factor<F: Field>(qi: F, x: F) -> F {
+    F::ONE - qi + (qi.double() - F::ONE) * x
+}
+
+/// A round's message `s(0), s(2), …, s(degree + 1)` of [`run_fused_eq`] from `t` (its
+/// sums at `0, 1, 2, …, degree`, `t[1]` not yet known): `t(1)` follows from the running
+/// claim, less the mask's part, when `α·q_i ≠ 0`, and `t1` sums it otherwise; the mask's
+/// message is added after `masking.earlier` and `point`. Shared by every prover of such
+/// rounds, so that they send the same messages.
+pub fn eq_round_message<F: Field, Err>(
+    mut t: Vec<F>,
+    qi: F,
+    alpha: F,
+    running: F,
+    masking: Option<&Masking<'_, F>>,
+    point: &[F],
+    t1: impl FnOnce() -> Result<F, Err>,
+) -> Result<Vec<F>, Err> {
+    let prefix: Vec<F> = masking
+        .map(|m| m.earlier.iter().chain(point).copied().collect())
+        .unwrap_or_default();
+    let mask_claim = masking.map_or(F::ZERO, |m| {
+        m.rho * (m.mask.round_at(&prefix, F::ZERO) + m.mask.round_at(&prefix, F::ONE))
+    });
+    t[1] = match (alpha * qi).inverse() {
+        Some(inv) => (running - mask_claim - alpha * (F::ONE - qi) * t[0]) * inv,
+        None => t1()?,
+    };
+    let degree = t.len() - 1;
+    let mut msg: Vec<F> = std::iter::once(0u64)
+        .chain(2..=degree as u64 + 1)
+        .map(|x| {
+            let x = F::from_u64(x);
+            alpha * eq_factor(qi, x) * interpolate(&t, x)
+        })
+        .collect();
+    if let Some(m) = masking {
+        m.add(&mut msg, point);
+    }
+    Ok(msg)
 }
 
 /// Adds `g` at `X = 0, 2, …, points` of the pair `(lo, hi)` to `sums`.

@@ -12,8 +12,8 @@ pub mod orion;
 
 pub use merkle::{Digest, MerkleTree, MultiProof};
 pub use orion::{
-    block_weights, commit, open, verify, Commitment, Committed, EvalProof, ExtensionOf,
-    OrionParams, Salt,
+    block_weights, commit, commit_with, encode_rows, open, verify, Commitment, Committed, Encoder,
+    EvalProof, ExtensionOf, OrionParams, Salt,
 };
 
 /// Why a commitment could not be made or an opening was rejected.
@@ -27,4 +27,7 @@ pub enum PcsError {
     Rejected(String),
     #[error(transparent)]
     Code(#[from] fastzk_poly::PolyError),
+    /// A caller's encoder ([`orion::commit_with`]) failed: a device error, say.
+    #[error("encoding the rows: {0}")]
+    Encode(String),
 }

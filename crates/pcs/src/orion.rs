@@ -268,7 +268,7 @@ impl OrionParams {
 
 /// Encodes each row of the row-major `messages` (rows of `k` values) into `n` symbols:
 /// zero-padded to `n`, then one NTT (a Reed–Solomon code of dimension `k`).
-fn encode_rows<F: NttField>(messages: &[F], k: usize, n: usize) -> Result<Vec<F>, PcsError> {
+pub fn encode_rows<F: NttField>(messages: &[F], k: usize, n: usize) -> Result<Vec<F>, PcsError> {
     let mut padded = vec![F::ZERO; messages.len() / k.max(1) * n];
     padded
         .par_chunks_mut(n)
@@ -364,6 +364,12 @@ pub fn block_weights<E: Field>(params: &OrionParams, betas: &[E], point: &[E]) -
     (weights, point[log_r..].to_vec())
 }
 
+/// How a commitment's rows become codewords: `encode(messages, k, width)` takes rows of
+/// `k` values (row-major) and gives each one's Reed–Solomon codeword of `width` values,
+/// the radix-2 NTT (natural order in and out) of the row padded with zeros. [`commit`]
+/// encodes on the CPU; a prover on a device passes its own ([`commit_with`]).
+pub type Encoder<'a, F> = &'a (dyn Fn(&[F], usize, usize) -> Result<Vec<F>, PcsError> + Sync);
+
 /// Commits to `rows` (each slice holding whole rows of `C` values, `C` the column count
 /// of a polynomial in `num_vars` variables — [`OrionParams::shape`]); `rng` supplies the
 /// hiding randomness (unused otherwise).
@@ -372,6 +378,17 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     num_vars: usize,
     rows: &[&[F]],
     rng: &mut R,
+) -> Result<Committed<F>, PcsError> {
+    commit_with::<F, E, R>(params, num_vars, rows, rng, &encode_rows)
+}
+
+/// [`commit`] with the rows encoded by `encode`.
+pub fn commit_with<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
+    params: &OrionParams,
+    num_vars: usize,
+    rows: &[&[F]],
+    rng: &mut R,
+    encode: Encoder<'_, F>,
 ) -> Result<Committed<F>, PcsError> {
     let d0 = dims(params, num_vars, 0, E::DEGREE);
     if num_vars >= usize::BITS as usize || rows.iter().any(|r| r.len() % d0.cols != 0) {
@@ -395,7 +412,14 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     messages[n_rows * d.k..]
         .iter_mut()
         .for_each(|x| *x = F::random(rng));
-    let encoded = encode_rows(&messages, d.k, d.width)?;
+    let encoded = encode(&messages, d.k, d.width)?;
+    if encoded.len() != d.height * d.width {
+        return Err(PcsError::Encode(format!(
+            "{} values from the encoder, {} expected",
+            encoded.len(),
+            d.height * d.width
+        )));
+    }
     let salts: Vec<Salt> = if params.hiding {
         (0..d.width)
             .map(|_| {

@@ -13,6 +13,7 @@ use fastzk_gpu::{DeviceCurve, DeviceMsm, DeviceNtt};
 use fastzk_msm::PreparedBases;
 use fastzk_poly::{Order, Radix2Domain, Subgroup, Transform, TwoAdicTransform};
 use fastzk_r1cs::Csr;
+use rayon::prelude::*;
 
 use crate::{kernel, Arg, FieldVec, KernelField, RuntimeError, Task};
 
@@ -22,7 +23,61 @@ fn copy<F: KernelField>(i: usize, v: &[F]) -> F {
     v[i]
 }
 
+/// Element `i` of rows of `2^log_width` values holding rows of `k` values padded with
+/// zeros. (The kernel dialect takes a value `if` in a `let` only.)
+#[kernel]
+#[allow(clippy::let_and_return)]
+fn zero_padded<F: KernelField>(i: usize, m: &[F], k: usize, log_width: usize) -> F {
+    let row = i >> log_width;
+    let col = i - (row << log_width);
+    let v = if col < k { m[row * k + col] } else { F::ZERO };
+    v
+}
+
 impl Task<'_> {
+    /// The Reed–Solomon codewords of the rows of `k` values in `messages` (row-major):
+    /// each row padded with zeros to `width` (a power of two, at least `k`) and
+    /// transformed on the field's subgroup of that size, in one batch. Orion's encoding
+    /// (`fastzk_pcs::encode_rows` on the CPU).
+    pub fn rs_encode<F: KernelField + NttField>(
+        &mut self,
+        messages: &FieldVec<F>,
+        k: usize,
+        width: usize,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        if k == 0 || k > width || !width.is_power_of_two() || !messages.len().is_multiple_of(k) {
+            return Err(RuntimeError::Call {
+                kernel: "rs_encode",
+                what: format!(
+                    "rows of {k} values into codewords of {width} (a power of two, at least \
+                     the row) from {} values",
+                    messages.len()
+                ),
+            });
+        }
+        let rows = messages.len() / k;
+        let padded = if self.context().device_handle().is_some() {
+            let log_width = width.trailing_zeros() as usize;
+            let args = [Arg::Vec(messages), Arg::Int(k), Arg::Int(log_width)];
+            self.map(ZeroPadded, rows * width, &args)?
+        } else {
+            // On the CPU a row is one copy (the kernel would take an index at a time).
+            let m = messages.host()?;
+            let mut p = vec![F::ZERO; rows * width];
+            p.par_chunks_mut(width)
+                .zip(m.par_chunks(k))
+                .for_each(|(o, r)| o[..k].copy_from_slice(r));
+            self.context().vec(p)
+        };
+        self.ntt_rows_into(
+            Subgroup::new(width.trailing_zeros())?,
+            padded,
+            Transform::Forward,
+            Order::Natural,
+            Order::Natural,
+        )
+    }
+
     /// `kind` over the vector on the field's own subgroup of its length (a power of two
     /// within the field's two-adicity): [`Task::ntt_on`] with [`Subgroup::new`].
     pub fn ntt<F: KernelField + NttField>(
@@ -54,7 +109,7 @@ impl Task<'_> {
         input: Order,
         output: Order,
     ) -> Result<FieldVec<F>, RuntimeError> {
-        self.transform(subgroup, Input::Borrowed(v), kind, input, output)
+        self.transform(subgroup, Input::Borrowed(v), 1, kind, input, output)
     }
 
     /// [`Task::ntt_on`] of a vector given up: on the CPU its host copy is transformed in
@@ -67,13 +122,32 @@ impl Task<'_> {
         input: Order,
         output: Order,
     ) -> Result<FieldVec<F>, RuntimeError> {
-        self.transform(subgroup, Input::Owned(v), kind, input, output)
+        self.transform(subgroup, Input::Owned(v), 1, kind, input, output)
+    }
+
+    /// `kind` on every row of a row-major matrix of rows of `subgroup`'s size, in one
+    /// batch (a Reed–Solomon encoding of many rows, say), the vector given up as
+    /// [`Task::ntt_into`].
+    pub fn ntt_rows_into<F: KernelField + NttField>(
+        &mut self,
+        subgroup: Subgroup<F>,
+        v: FieldVec<F>,
+        kind: Transform,
+        input: Order,
+        output: Order,
+    ) -> Result<FieldVec<F>, RuntimeError> {
+        if v.is_empty() {
+            return Ok(v);
+        }
+        let rows = v.len() / subgroup.size();
+        self.transform(subgroup, Input::Owned(v), rows, kind, input, output)
     }
 
     fn transform<F: KernelField + NttField>(
         &mut self,
         subgroup: Subgroup<F>,
         v: Input<'_, F>,
+        rows: usize,
         kind: Transform,
         input: Order,
         output: Order,
@@ -83,11 +157,11 @@ impl Task<'_> {
             Input::Owned(v) => v,
         };
         let n = v_ref.len();
-        if n != subgroup.size() {
+        if n != rows * subgroup.size() {
             return Err(RuntimeError::Call {
                 kernel: "ntt",
                 what: format!(
-                    "a transform of {n} elements on a subgroup of {}",
+                    "a transform of {n} elements on a subgroup of {} ({rows} rows)",
                     subgroup.size()
                 ),
             });
@@ -102,7 +176,7 @@ impl Task<'_> {
                 Input::Borrowed(v) => v.to_vec()?,
                 Input::Owned(v) => v.into_vec()?,
             };
-            engine.apply(kind, &mut a, input, output)?;
+            engine.apply_batch(kind, &mut a, input, output)?;
             return Ok(ctx.vec(a));
         };
         let engine = ctx.cached(key, || -> Result<_, RuntimeError> {
@@ -113,7 +187,7 @@ impl Task<'_> {
         let buf = out
             .device_buffer()
             .ok_or_else(|| RuntimeError::Internal("a copy made on the device".into()))?;
-        engine.apply_on_device(kind, &buf, 1, input, output)?;
+        engine.apply_on_device(kind, &buf, rows, input, output)?;
         dev.finish()?;
         Ok(out)
     }

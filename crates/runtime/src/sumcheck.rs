@@ -1,14 +1,16 @@
 //! The sumchecks of `Σ_x a(x)·b(x)·c(x)` and `Σ_x a(x)·b(x)` written once on the layer:
 //! the same rounds as the hand-written `fastzk_multilinear::sumcheck::run_fused` with
 //! `g = a·b·c` or `a·b` (same transcript, same messages, same challenges), on the CPU or
-//! a device. Each round is one pass: a kernel binds the tables to the last challenge and
-//! sums the next message at once.
+//! a device; and the rounds of `Σ_x eq(q, x)·(a(x)·b(x) − c(x))` (Spartan's outer
+//! sumcheck) as `run_fused_eq` gives them, `eq` factored out. Each round is one pass: a
+//! kernel binds the tables to the last challenge and sums the next message at once.
 //!
 //! A table of `2^k` entries is held as its two halves, `lo = t[..2^(k−1)]` and
 //! `hi = t[2^(k−1)..]`: round pairs are `(lo[j], hi[j])`, and binding writes the next
 //! round's halves directly (`lo'[j]` from pair `j`, `hi'[j]` from pair `j + 2^(k−2)`).
 
-use fastzk_multilinear::sumcheck::absorb_round;
+use fastzk_multilinear::mle::eq_table;
+use fastzk_multilinear::sumcheck::{absorb_round, eq_factor, eq_round_message, Masking};
 use fastzk_multilinear::{Absorb, Transcript};
 
 use crate::{kernel, Arg, FieldVec, Kernel, KernelField, RuntimeError, Sum, Task};
@@ -147,8 +149,80 @@ pub fn product2_last<F: KernelField>(
     [al[j] + r * (ah[j] - al[j]), bl[j] + r * (bh[j] - bl[j])]
 }
 
+/// `t(0), t(2)` of `Σ_j e[j]·(a·b − c)` over pair `j`.
+#[kernel]
+pub fn r1cs_eq_message<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    e: &[F],
+) -> [F; 2] {
+    let w = e[j];
+    let a2 = ah[j] + (ah[j] - al[j]);
+    let b2 = bh[j] + (bh[j] - bl[j]);
+    let c2 = ch[j] + (ch[j] - cl[j]);
+    [w * (al[j] * bl[j] - cl[j]), w * (a2 * b2 - c2)]
+}
+
+/// `t(1)` of `Σ_j e[j]·(a·b − c)` over pair `j`: summed only when the running claim
+/// cannot give it (`α·q_i = 0`).
+#[kernel]
+pub fn r1cs_eq_at_one<F: KernelField>(j: usize, ah: &[F], bh: &[F], ch: &[F], e: &[F]) -> F {
+    e[j] * (ah[j] * bh[j] - ch[j])
+}
+
+/// Binds pairs `j` and `j + q` of each table to `r` and folds the `eq` table of the
+/// remaining coordinates (`e'[j] = e[j] + e[j + q]`: the bound coordinate's two weights
+/// sum to one), then gives the next round's `t(0)` and `t(2)` from them.
+#[kernel]
+pub fn r1cs_eq_round<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    e: &[F],
+    q: usize,
+    r: F,
+) -> [F; 9] {
+    let a0 = al[j] + r * (ah[j] - al[j]);
+    let a1 = al[j + q] + r * (ah[j + q] - al[j + q]);
+    let b0 = bl[j] + r * (bh[j] - bl[j]);
+    let b1 = bl[j + q] + r * (bh[j + q] - bl[j + q]);
+    let c0 = cl[j] + r * (ch[j] - cl[j]);
+    let c1 = cl[j + q] + r * (ch[j + q] - cl[j + q]);
+    let w = e[j] + e[j + q];
+    let a2 = a1 + (a1 - a0);
+    let b2 = b1 + (b1 - b0);
+    let c2 = c1 + (c1 - c0);
+    [
+        a0,
+        a1,
+        b0,
+        b1,
+        c0,
+        c1,
+        w,
+        w * (a0 * b0 - c0),
+        w * (a2 * b2 - c2),
+    ]
+}
+
 fn halves<F>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
     t.iter().map(Arg::Vec).collect()
+}
+
+/// The tables' halves and the `eq` weights of their pairs.
+fn with_weights<'a, F>(t: &'a [FieldVec<F>], e: &'a FieldVec<F>) -> Vec<Arg<'a, F>> {
+    let mut args = halves(t);
+    args.push(Arg::Vec(e));
+    args
 }
 
 /// What [`prove_product3`] and [`prove_product2`] return: the messages, the challenges,
@@ -245,4 +319,102 @@ where
         halves_of = next;
         msg = m;
     }
+}
+
+/// What [`prove_eq_r1cs`] returns: the messages, the challenges, the last running claim,
+/// the tables with the rounds' variables bound, and `α` times `eq(q, ·)` of them.
+pub type EqR1csRun<F> = (Vec<Vec<F>>, Vec<F>, F, [Vec<F>; 3], F);
+
+/// `count` rounds of the sumcheck of `α·eq(q, x)·(a·b − c)` (plus `ρ·p` when masked)
+/// from `claim`, on `task`'s context: the messages, challenges and bound tables of
+/// `fastzk_multilinear::sumcheck::run_fused_eq` with `g = a·b − c`, degree 2. The
+/// tables (of one power-of-two length `2^n`, `n = q.len()`, `count ≤ n`) are taken.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_eq_r1cs<F: KernelField + Absorb>(
+    task: &mut Task<'_>,
+    tables: [Vec<F>; 3],
+    q: &[F],
+    mut alpha: F,
+    claim: F,
+    count: usize,
+    masking: Option<&Masking<'_, F>>,
+    transcript: &mut Transcript,
+) -> Result<EqR1csRun<F>, RuntimeError> {
+    let len = tables[0].len();
+    if !len.is_power_of_two()
+        || len != 1 << q.len()
+        || count > q.len()
+        || tables.iter().any(|t| t.len() != len)
+    {
+        let lens: Vec<usize> = tables.iter().map(Vec::len).collect();
+        return Err(RuntimeError::Call {
+            kernel: <R1csEqRound as Kernel<F>>::NAME,
+            what: format!(
+                "tables of length 2^{} (one per coordinate of q), at most that many rounds \
+                 ({lens:?} given, {count} rounds)",
+                q.len()
+            ),
+        });
+    }
+    if count == 0 {
+        return Ok((Vec::new(), Vec::new(), claim, tables, alpha));
+    }
+    let ctx = task.context();
+    let mut half = len / 2;
+    let mut halves_of = Vec::with_capacity(6);
+    for t in tables {
+        let (lo, hi) = ctx.vec(t).split_at(half)?;
+        halves_of.extend([lo, hi]);
+    }
+    // eq(q_>i, ·) for round i's pairs, folded on the context round by round.
+    let mut e = ctx.vec(eq_table(&q[1..]));
+    let first = task.map_reduce(R1csEqMessage, Sum, half, &with_weights(&halves_of, &e))?;
+    let mut t = vec![first[0], F::ZERO, first[1]];
+    let (mut rounds, mut point, mut running) = (Vec::new(), Vec::new(), claim);
+    for &qi in &q[..count] {
+        let msg = eq_round_message(t, qi, alpha, running, masking, &point, || {
+            let [_, ah, _, bh, _, ch] = &halves_of[..] else {
+                return Err(RuntimeError::Internal("two halves per table".into()));
+            };
+            let args = [ah, bh, ch, &e].map(Arg::Vec);
+            Ok(task.map_reduce(R1csEqAtOne, Sum, half, &args)?[0])
+        })?;
+        let r;
+        (r, running) = absorb_round(&msg, running, transcript);
+        rounds.push(msg);
+        point.push(r);
+        alpha *= eq_factor(qi, r);
+        let mut args = halves(&halves_of);
+        if half == 1 {
+            // The last coordinate: the tables' values at the challenges.
+            args.push(Arg::Field(r));
+            let v = task.map_reduce(Product3Last, Sum, 1, &args)?;
+            let [a, b, c] = v[..] else {
+                return Err(RuntimeError::Internal(
+                    "product3_last gives 3 values".into(),
+                ));
+            };
+            return Ok((rounds, point, running, [vec![a], vec![b], vec![c]], alpha));
+        }
+        half /= 2;
+        args.extend([Arg::Vec(&e), Arg::Int(half), Arg::Field(r)]);
+        let (mut next, m) = task.run(R1csEqRound, Sum, half, 7, &args)?;
+        e = next.pop().expect("seven vectors");
+        halves_of = next;
+        t = vec![m[0], F::ZERO, m[1]];
+    }
+    // The tables after the last round asked for, each half back on the host.
+    let mut out = halves_of.into_iter().map(FieldVec::into_vec);
+    let mut joined = || -> Result<Vec<F>, RuntimeError> {
+        let mut lo = out.next().expect("two halves per table")?;
+        lo.extend(out.next().expect("two halves per table")?);
+        Ok(lo)
+    };
+    Ok((
+        rounds,
+        point,
+        running,
+        [joined()?, joined()?, joined()?],
+        alpha,
+    ))
 }

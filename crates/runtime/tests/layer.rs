@@ -534,6 +534,143 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
     }
 }
 
+/// The layer's rounds of `α·eq(q, ·)·(a·b − c)` give the hand-written `run_fused_eq`'s:
+/// the same messages, challenges, claim, bound tables and `α`, for 1 to 10 variables,
+/// every round count, masked (after an earlier challenge) or not, and with a zero
+/// coordinate of `q` (the path that sums `t(1)` instead of taking it from the claim).
+fn eq_sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on_device: bool) {
+    use fastzk_multilinear::mle::eq_table;
+    use fastzk_multilinear::sumcheck::{run_fused_eq, Masking};
+    use fastzk_multilinear::{HashKind, Transcript, UnivariateMask};
+    let g = |v: &[F; 3]| v[0] * v[1] - v[2];
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        for vars in [1usize, 2, 5, 10] {
+            let n = 1 << vars;
+            let t: Vec<Vec<F>> = (0..3).map(|s| inputs(80 + s + vars as u64, n)).collect();
+            let mut r = rng(90 + vars as u64);
+            let alpha = F::random(&mut r);
+            let mask = UnivariateMask::<F>::random(&vec![3; vars + 1], &mut r);
+            let masking = Masking {
+                mask: &mask,
+                rho: F::random(&mut r),
+                earlier: vec![F::random(&mut r)],
+            };
+            for zero_at in [None, Some(0), Some(vars - 1)] {
+                let mut q: Vec<F> = elements(&mut r, vars);
+                if let Some(z) = zero_at {
+                    q[z] = F::ZERO;
+                }
+                let eq = eq_table(&q);
+                let sum: F = (0..n)
+                    .map(|x| alpha * eq[x] * g(&[t[0][x], t[1][x], t[2][x]]))
+                    .sum();
+                for count in [0, 1, vars - 1, vars] {
+                    for masked in [false, true] {
+                        let m = masked.then_some(&masking);
+                        // The claim need not be the sum: the rounds take it as given.
+                        let claim = if masked { sum + F::ONE } else { sum };
+                        let tables = || -> [Vec<F>; 3] { std::array::from_fn(|k| t[k].clone()) };
+                        let start = || Transcript::new(HashKind::Blake3, b"layer eq test");
+                        let mut tr = start();
+                        let want =
+                            run_fused_eq(tables(), &q, alpha, 2, g, claim, count, m, &mut tr)
+                                .unwrap();
+                        let mut tl = start();
+                        let mut task = ctx.task().unwrap();
+                        let got = fastzk_runtime::sumcheck::prove_eq_r1cs(
+                            &mut task,
+                            tables(),
+                            &q,
+                            alpha,
+                            claim,
+                            count,
+                            m,
+                            &mut tl,
+                        )
+                        .unwrap();
+                        let what = format!(
+                            "{vars} variables, zero at {zero_at:?}, {count} rounds, \
+                             masked {masked}, {at}"
+                        );
+                        assert_eq!(got.0, want.0, "messages, {what}");
+                        assert_eq!((&got.1, got.2), (&want.1, want.2), "{what}");
+                        assert_eq!(got.3, want.3, "bound tables, {what}");
+                        assert_eq!(got.4, want.4, "alpha, {what}");
+                        assert_eq!(got.3[0].len(), n >> count, "{what}");
+                    }
+                }
+            }
+        }
+        // Tables that do not match q are refused, as are more rounds than variables.
+        let mut task = ctx.task().unwrap();
+        let t = inputs::<F>(1, 8);
+        let mut tr = Transcript::new(HashKind::Blake3, b"layer eq test");
+        let three = || [t.clone(), t.clone(), t.clone()];
+        let q = [F::ONE; 3];
+        for (q, count) in [(&q[..2], 1), (&q[..], 4)] {
+            let e = fastzk_runtime::sumcheck::prove_eq_r1cs(
+                &mut task,
+                three(),
+                q,
+                F::ONE,
+                F::ZERO,
+                count,
+                None,
+                &mut tr,
+            )
+            .expect_err("refused");
+            assert!(e.to_string().contains("length 2^"), "{at}: {e}");
+        }
+    }
+}
+
+/// Reed–Solomon encoding of many rows in one batch (Orion's): each row padded with zeros
+/// and transformed, against the naive DFT row by row on the CPU and against the CPU on
+/// the device; rows of 1 to the codeword's length, no rows, and bad shapes refused.
+fn rs_encoding_matches_naive<F: KernelField + fastzk_field::NttField>(on_device: bool) {
+    use fastzk_poly::{NaiveDft, Order, Subgroup, Transform, TwoAdicTransform};
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        for (k, width, rows) in [
+            (1, 1, 3),
+            (1, 4, 2),
+            (3, 4, 5),
+            (4, 4, 1),
+            (5, 16, 7),
+            (6, 8, 0),
+        ] {
+            let m = inputs::<F>(k as u64 + width as u64, k * rows);
+            let got = task.rs_encode(&ctx.vec(m.clone()), k, width).unwrap();
+            let dft = NaiveDft::on(Subgroup::<F>::new(width.trailing_zeros()).unwrap());
+            let mut want = Vec::new();
+            for row in m.chunks(k) {
+                let mut w = row.to_vec();
+                w.resize(width, F::ZERO);
+                dft.apply(Transform::Forward, &mut w, Order::Natural, Order::Natural)
+                    .unwrap();
+                want.extend(w);
+            }
+            assert_eq!(
+                got.to_vec().unwrap(),
+                want,
+                "{rows} rows of {k} into {width}, {at}"
+            );
+        }
+        for (len, k, width) in [(6, 4, 8), (8, 0, 8), (8, 8, 4), (6, 3, 6)] {
+            let e = task
+                .rs_encode(&ctx.vec(inputs::<F>(2, len)), k, width)
+                .err()
+                .expect("a bad shape");
+            assert!(
+                e.to_string().contains("codewords"),
+                "{len} {k} {width}, {at}: {e}"
+            );
+        }
+    }
+}
+
 /// The library NTT from a task: against the naive DFT on the CPU and against the CPU on
 /// the device, every kind and order, sizes 1 to 2^10, on the field's own subgroup and on
 /// another root and coset (as a key's Lagrange basis may fix); a forward and inverse
@@ -827,6 +964,30 @@ fn main() {
         "device::layer::sumcheck::bn254_fr",
         device_available(),
         || sumcheck_matches_hand_written::<bn254::Fr>(true),
+    );
+    t.plain("cpu::eq_sumcheck::goldilocks_ext2", || {
+        eq_sumcheck_matches_hand_written::<GoldilocksExt2>(false)
+    });
+    t.plain("cpu::eq_sumcheck::bn254_fr", || {
+        eq_sumcheck_matches_hand_written::<bn254::Fr>(false)
+    });
+    t.when(
+        "device::layer::eq_sumcheck::goldilocks_ext2",
+        device_available(),
+        || eq_sumcheck_matches_hand_written::<GoldilocksExt2>(true),
+    );
+    t.when(
+        "device::layer::eq_sumcheck::bn254_fr",
+        device_available(),
+        || eq_sumcheck_matches_hand_written::<bn254::Fr>(true),
+    );
+    t.plain("cpu::rs_encode::goldilocks", || {
+        rs_encoding_matches_naive::<Goldilocks>(false)
+    });
+    t.when(
+        "device::layer::rs_encode::goldilocks",
+        device_available(),
+        || rs_encoding_matches_naive::<Goldilocks>(true),
     );
     t.plain("cpu::ntt::goldilocks", || {
         ntt_from_tasks::<Goldilocks>(false)

@@ -38,10 +38,10 @@ use fastzk_field::NttField;
 use fastzk_multilinear::mle::bind_first_in_place;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, HashKind, Transcript, UnivariateMask};
-use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams};
+use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams, PcsError};
 use fastzk_r1cs::{first_unsatisfied, Csr, R1cs, R1csError};
-use fastzk_runtime::sumcheck::prove_product2;
-use fastzk_runtime::{Context, KernelField, Matrix};
+use fastzk_runtime::sumcheck::{prove_eq_r1cs, prove_product2};
+use fastzk_runtime::{Context, KernelField, Matrix, RuntimeError};
 use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
@@ -66,7 +66,7 @@ pub enum SpartanError {
     #[error(transparent)]
     R1cs(#[from] R1csError),
     #[error("commitment: {0}")]
-    Pcs(#[from] fastzk_pcs::PcsError),
+    Pcs(#[from] PcsError),
     #[error("sumcheck: {0}")]
     Sumcheck(#[from] fastzk_multilinear::SumcheckError),
     #[error("{0} public inputs given, the circuit has {1}")]
@@ -80,8 +80,8 @@ pub enum SpartanError {
     Runtime(String),
 }
 
-impl From<fastzk_runtime::RuntimeError> for SpartanError {
-    fn from(e: fastzk_runtime::RuntimeError) -> Self {
+impl From<RuntimeError> for SpartanError {
+    fn from(e: RuntimeError) -> Self {
         Self::Runtime(e.to_string())
     }
 }
@@ -852,7 +852,16 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     fill_random(low, rng);
     fill_random(&mut high[k_region.start - half..k_region.end - half], rng);
     watch.lap("transcript (statement digest) and masks");
-    let committed = fastzk_pcs::commit::<F, E, _>(
+    // The rows' Reed–Solomon encoding on the layer; the columns' hashes on the host.
+    let encode = |m: &[F], k: usize, width: usize| -> Result<Vec<F>, PcsError> {
+        let on_layer = || {
+            ctx.task()?
+                .rs_encode(&ctx.vec(m.to_vec()), k, width)?
+                .into_vec()
+        };
+        on_layer().map_err(|e: RuntimeError| PcsError::Encode(e.to_string()))
+    };
+    let committed = fastzk_pcs::commit_with::<F, E, _>(
         &params.pcs,
         layout.log_cols - 1,
         &[
@@ -862,6 +871,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
             &mask_r[k_region],
         ],
         rng,
+        &encode,
     )?;
     t.append_bytes(b"witness commitment", &committed.commitment.root);
     watch.lap("commit to the witness");
@@ -873,7 +883,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     let claim = rho * outer_mask_sum;
     t.append_elements(b"sumcheck claim", &[claim]);
     let (outer_rounds, r_x, claims) =
-        outer_sumcheck(&tau, [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
+        outer_sumcheck(ctx, &tau, [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
     t.append_elements(b"outer claims", &claims);
     watch.lap("outer sumcheck");
 
@@ -954,7 +964,8 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
 /// two values left. Returns the messages, `r_x`, and the four claims.
 type OuterRun<E> = (Vec<Vec<E>>, Vec<E>, [E; 4]);
 
-fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
+fn outer_sumcheck<F: NttField, E: LayerExtension<F>>(
+    ctx: &Context,
     tau: &[E],
     [az, bz, cz]: [&[F]; 3],
     masks: &Masks<E>,
@@ -986,12 +997,11 @@ fn outer_sumcheck<F: NttField, E: ExtensionOf<F>>(
         drop(eq);
         let alpha = eq_eval(&tau[..1], &[r]).expect("one coordinate");
         let tables = [bind_base(az, r), bind_base(bz, r), bind_base(cz, r)];
-        let (more, at, running, [a, b, c], alpha) = sumcheck::run_fused_eq(
+        let (more, at, running, [a, b, c], alpha) = prove_eq_r1cs(
+            &mut ctx.task()?,
             tables,
             &tau[1..],
             alpha,
-            2,
-            |v: &[E; 3]| v[0] * v[1] - v[2],
             running,
             l - 2,
             Some(&Masking {
