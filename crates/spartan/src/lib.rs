@@ -790,6 +790,20 @@ pub fn prove_snark_timed_on<F: LayerField, E: LayerExtension<F>>(
     Ok((SnarkProof { proof, spark }, timings))
 }
 
+/// [`prove_snark_timed_on`] with the caller's randomness: deterministic proofs for tests
+/// only, as [`prove_with_rng`].
+pub fn prove_snark_with_rng_on<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
+    ctx: &Context,
+    params: &SpartanParams,
+    pk: &ProvingKey<F>,
+    z: &[F],
+    rng: &mut R,
+) -> Result<SnarkProof<F, E>, SpartanError> {
+    let (proof, spark, _) = prove_phases(ctx, params, &pk.r1cs, Some(pk), z, true, rng)?;
+    let spark = spark.expect("the SNARK mode proves M(r_x, r_y)");
+    Ok(SnarkProof { proof, spark })
+}
+
 /// The prover, phase by phase; `check` refuses a witness that does not satisfy the
 /// constraints (checked on the `Az`, `Bz`, `Cz` the proof needs anyway).
 type Proved<F, E> = (Proof<F, E>, Option<spark::SparkProof<F, E>>, Timings);
@@ -852,15 +866,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     fill_random(low, rng);
     fill_random(&mut high[k_region.start - half..k_region.end - half], rng);
     watch.lap("transcript (statement digest) and masks");
-    // The rows' Reed–Solomon encoding on the layer; the columns' hashes on the host.
-    let encode = |m: &[F], k: usize, width: usize| -> Result<Vec<F>, PcsError> {
-        let on_layer = || {
-            ctx.task()?
-                .rs_encode(&ctx.vec(m.to_vec()), k, width)?
-                .into_vec()
-        };
-        on_layer().map_err(|e: RuntimeError| PcsError::Encode(e.to_string()))
-    };
+    let encode = layer_encoder::<F>(ctx);
     let committed = fastzk_pcs::commit_with::<F, E, _>(
         &params.pcs,
         layout.log_cols - 1,
@@ -930,6 +936,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
             let w = [weights[0], weights[1], weights[2]];
             let p = spark::prove::<F, E>(
                 &params.pcs,
+                &encode,
                 &pk.spark,
                 eq_rx.expect("kept in the SNARK mode"),
                 &inner_point,
@@ -956,6 +963,21 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
         opening,
     };
     Ok((proof, spark, watch.timings))
+}
+
+/// Orion's row encoding on the layer, for every commitment the prover makes (the
+/// columns' hashes and the Merkle tree stay on the host).
+fn layer_encoder<F: LayerField>(
+    ctx: &Context,
+) -> impl Fn(&[F], usize, usize) -> Result<Vec<F>, PcsError> + Sync + '_ {
+    move |m: &[F], k: usize, width: usize| {
+        let on_layer = || {
+            ctx.task()?
+                .rs_encode(&ctx.vec(m.to_vec()), k, width)?
+                .into_vec()
+        };
+        on_layer().map_err(|e: RuntimeError| PcsError::Encode(e.to_string()))
+    }
 }
 
 /// The outer sumcheck of `eq(τ, ·)·(Az'·Bz' − Cz') + ρ·p` from the claim `ρ·P`, where

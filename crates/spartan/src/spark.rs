@@ -34,7 +34,9 @@
 use fastzk_field::{Field, NttField};
 use fastzk_multilinear::sumcheck::{self, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, product, ProductProof, Transcript};
-use fastzk_pcs::{block_weights, Commitment, Committed, EvalProof, ExtensionOf, OrionParams};
+use fastzk_pcs::{
+    block_weights, Commitment, Committed, Encoder, EvalProof, ExtensionOf, OrionParams,
+};
 use fastzk_r1cs::R1cs;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -312,8 +314,10 @@ fn batch_opening<E: Field + fastzk_multilinear::Absorb>(
 
 /// Proves `Σ_m weights_m·M_m(r_x, r_y)`, given `eq(r_x, ·)` (the prover has it from
 /// `M(r_x, ·)`); returns the proof.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     pcs: &OrionParams,
+    encode: Encoder<'_, F>,
     key: &SparkKey<F>,
     eq_x: Vec<E>,
     r_y: &[E],
@@ -324,13 +328,24 @@ pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     let eq_y = eq_table(r_y);
     let e_row: Vec<E> = key.rows.par_iter().map(|&r| eq_x[r as usize]).collect();
     let e_col: Vec<E> = key.cols.par_iter().map(|&c| eq_y[c as usize]).collect();
-    prove_lookups(pcs, key, [eq_x, eq_y], [e_row, e_col], weights, t, watch)
+    prove_lookups(
+        pcs,
+        encode,
+        key,
+        [eq_x, eq_y],
+        [e_row, e_col],
+        weights,
+        t,
+        watch,
+    )
 }
 
 /// The proof with the lookups `e_row`, `e_col` given (the honest ones from [`prove`]; a
 /// test gives wrong ones and watches the memory check fail).
+#[allow(clippy::too_many_arguments)]
 fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     pcs: &OrionParams,
+    encode: Encoder<'_, F>,
     key: &SparkKey<F>,
     [eq_x, eq_y]: [Vec<E>; 2],
     [e_row, e_col]: [Vec<E>; 2],
@@ -363,7 +378,8 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let lookup_tables: Vec<Vec<F>> = coords(&e_row).into_iter().chain(coords(&e_col)).collect();
     let mut no_rng = ChaCha20Rng::from_seed([0; 32]);
     let slices: Vec<&[F]> = lookup_tables.iter().map(Vec::as_slice).collect();
-    let lookups = fastzk_pcs::commit::<F, E, _>(&pcs, shape.log_n, &slices, &mut no_rng)?;
+    let lookups =
+        fastzk_pcs::commit_with::<F, E, _>(&pcs, shape.log_n, &slices, &mut no_rng, encode)?;
     t.append_bytes(b"spark lookups", &lookups.commitment.root);
     watch.lap("Spark: lookups e_row, e_col, committed");
 
@@ -680,6 +696,7 @@ mod tests {
         let pcs = SpartanParams::default().pcs;
         prove::<F, E>(
             &pcs,
+            &fastzk_pcs::encode_rows,
             &c.key,
             eq_table(&c.point.0),
             &c.point.1,
@@ -736,6 +753,7 @@ mod tests {
             }
             let p = prove_lookups::<Gl, Gl3>(
                 &pcs,
+                &fastzk_pcs::encode_rows,
                 &c.key,
                 [eq_x.clone(), eq_y.clone()],
                 [e_row, e_col],

@@ -1,7 +1,8 @@
 //! Spartan on a device through the single-source layer (PoCL in CI; a GPU with
 //! `FASTZK_TEST_CUDA_DEVICE`): with the same randomness the proof is the CPU's, element
-//! for element, and it verifies — Goldilocks with challenges in its cubic extension,
-//! and BN254, at sizes that leave one, a few and many inner rounds. The
+//! for element, and it verifies, in the NIZK and the SNARK mode (Spark's commitments are
+//! encoded on the device too) — Goldilocks with challenges in its cubic extension, and
+//! BN254, at sizes that leave one, a few and many inner rounds. The
 //! trials are reported ignored, with the reason, where there is no device.
 
 use fastzk_field::{bn254, Goldilocks, GoldilocksExt3};
@@ -9,7 +10,8 @@ use fastzk_gpu::Device;
 use fastzk_r1cs::synth::{synthesize, SynthParams};
 use fastzk_runtime::Context;
 use fastzk_spartan::{
-    prove_with_rng, prove_with_rng_on, verify, LayerExtension, LayerField, Proof, SpartanParams,
+    prove_snark_with_rng_on, prove_with_rng, prove_with_rng_on, setup, verify, verify_snark,
+    LayerExtension, LayerField, Proof, SpartanParams,
 };
 use fastzk_testing::gen::rng;
 use fastzk_testing::Trials;
@@ -27,6 +29,17 @@ fn same_proof_on_the_device<F: LayerField, E: LayerExtension<F>>(logs: &[u32]) {
         let got: Proof<F, E> = prove_with_rng_on(&ctx, &params, &r1cs, &z, &mut rng(100)).unwrap();
         assert!(got == want, "2^{log}: the device's proof is the CPU's");
         verify(&params, &r1cs, &z[1..=2], &got).unwrap();
+
+        let pk = setup::<F, E>(&params, r1cs).unwrap();
+        let cpu = Context::cpu();
+        let want = prove_snark_with_rng_on::<F, E, _>(&cpu, &params, &pk, &z, &mut rng(101));
+        let got = prove_snark_with_rng_on::<F, E, _>(&ctx, &params, &pk, &z, &mut rng(101));
+        let (want, got) = (want.unwrap(), got.unwrap());
+        assert!(
+            got == want,
+            "2^{log}: the device's SNARK proof is the CPU's"
+        );
+        verify_snark(&params, &pk.vk, &z[1..=2], &got).unwrap();
     }
 }
 
