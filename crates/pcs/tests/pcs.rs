@@ -6,7 +6,8 @@ use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, Ntt
 use fastzk_multilinear::{HashKind, Mle, Transcript};
 use fastzk_pcs::merkle::{self, hash_leaf, MerkleTree};
 use fastzk_pcs::{
-    block_weights, commit, open, verify, EvalProof, ExtensionOf, OrionParams, PcsError,
+    block_weights, commit, commit_with, encode_rows, open, verify, EvalProof, ExtensionOf,
+    OrionParams, PcsError,
 };
 use fastzk_testing::gen::rng;
 
@@ -243,6 +244,43 @@ fn blocks_open_as_a_weighted_sum() {
 /// Hiding at work: the zero polynomial's opened columns and proximity combination are
 /// random (nonzero everywhere, with overwhelming probability) and differ between two
 /// commitments; without hiding they are all zero.
+/// A caller's encoder: one that encodes as `encode_rows` gives the commitment `commit`
+/// gives (same randomness); one that fails, or gives codewords of the wrong length, is
+/// an error naming the encoding, never a commitment.
+#[test]
+fn commit_with_takes_the_callers_encoder() {
+    type E = GoldilocksExt3;
+    let params = OrionParams::default();
+    let evals: Vec<Goldilocks> = (0..1u64 << 10).map(Goldilocks::from_u64).collect();
+    let plain = commit::<_, E, _>(&params, 10, &[&evals], &mut rng(3)).unwrap();
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let counted = |m: &[Goldilocks], k: usize, w: usize| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        encode_rows(m, k, w)
+    };
+    let same = commit_with::<_, E, _>(&params, 10, &[&evals], &mut rng(3), &counted).unwrap();
+    assert_eq!(same.commitment, plain.commitment);
+    assert_eq!(calls.into_inner(), 1);
+    let failing = |_: &[Goldilocks], _: usize, _: usize| -> Result<Vec<Goldilocks>, PcsError> {
+        Err(PcsError::Encode("no device".into()))
+    };
+    let short = |m: &[Goldilocks], k: usize, w: usize| {
+        let mut v = encode_rows(m, k, w)?;
+        v.pop();
+        Ok(v)
+    };
+    for (encoder, says) in [
+        (&failing as fastzk_pcs::Encoder<'_, Goldilocks>, "no device"),
+        (&short, "values from the encoder"),
+    ] {
+        let e = commit_with::<_, E, _>(&params, 10, &[&evals], &mut rng(3), encoder)
+            .err()
+            .expect("refused");
+        assert!(matches!(e, PcsError::Encode(_)), "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+}
+
 #[test]
 fn hiding_randomises_what_an_opening_shows() {
     type E = GoldilocksExt3;

@@ -642,6 +642,7 @@ fn rs_encoding_matches_naive<F: KernelField + fastzk_field::NttField>(on_device:
             (6, 8, 0),
         ] {
             let m = inputs::<F>(k as u64 + width as u64, k * rows);
+            let before = ctx.traffic();
             let got = task.rs_encode(&ctx.vec(m.clone()), k, width).unwrap();
             let dft = NaiveDft::on(Subgroup::<F>::new(width.trailing_zeros()).unwrap());
             let mut want = Vec::new();
@@ -657,6 +658,11 @@ fn rs_encoding_matches_naive<F: KernelField + fastzk_field::NttField>(on_device:
                 want,
                 "{rows} rows of {k} into {width}, {at}"
             );
+            if on_device && rows > 0 {
+                // The rows go up once, the codewords come down once (when read).
+                let moved = ctx.traffic().since(&before);
+                assert_eq!((moved.uploads, moved.downloads), (1, 1), "{at}");
+            }
         }
         for (len, k, width) in [(6, 4, 8), (8, 0, 8), (8, 8, 4), (6, 3, 6)] {
             let e = task
@@ -747,9 +753,8 @@ fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
                 .unwrap();
             assert_eq!(back.to_vec().unwrap(), x, "round trip 2^{log_n}, {at}");
             if on_device {
-                let after = ctx.traffic();
-                assert_eq!(after.uploads - before.uploads, 1, "{at}");
-                assert_eq!(after.downloads - before.downloads, 1, "{at}");
+                let moved = ctx.traffic().since(&before);
+                assert_eq!((moved.uploads, moved.downloads), (1, 1), "{at}");
             }
         }
         let e = task
