@@ -127,19 +127,8 @@ fn bench_layer_compares_both_sumchecks() {
         ("eq-r1cs", "goldilocks", "goldilocks-ext3"),
         ("eq-r1cs", "bn254", "bn254"),
     ] {
-        let out = fastzk(&[
-            "bench",
-            "layer",
-            "--op",
-            op,
-            "--field",
-            field,
-            "--log-size",
-            "6",
-            "--runs",
-            "1",
-            "--json",
-        ]);
+        let args = format!("bench layer --op {op} --field {field} --log-size 6 --runs 1 --json");
+        let out = fastzk(&args.split(' ').collect::<Vec<_>>());
         assert_eq!(out.status.code(), Some(0), "{op} {field}: {out:?}");
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(report["field"], named, "{report}");

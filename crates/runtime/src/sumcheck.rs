@@ -218,6 +218,20 @@ fn halves<F>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
     t.iter().map(Arg::Vec).collect()
 }
 
+/// Each table as a vector of `task`'s context, split into its halves (no copy).
+fn split_halves<F: KernelField, const K: usize>(
+    task: &Task<'_>,
+    tables: [Vec<F>; K],
+) -> Result<Vec<FieldVec<F>>, RuntimeError> {
+    let mut halves_of = Vec::with_capacity(2 * K);
+    for t in tables {
+        let half = t.len() / 2;
+        let (lo, hi) = task.context().vec(t).split_at(half)?;
+        halves_of.extend([lo, hi]);
+    }
+    Ok(halves_of)
+}
+
 /// The tables' halves and the `eq` weights of their pairs.
 fn with_weights<'a, F>(t: &'a [FieldVec<F>], e: &'a FieldVec<F>) -> Vec<Arg<'a, F>> {
     let mut args = halves(t);
@@ -290,13 +304,8 @@ where
             what: format!("tables of one power-of-two length, at least 2 ({lens:?} given)"),
         });
     }
-    let ctx = task.context();
     let mut half = len / 2;
-    let mut halves_of = Vec::with_capacity(2 * K);
-    for t in tables {
-        let (lo, hi) = ctx.vec(t).split_at(half)?;
-        halves_of.extend([lo, hi]);
-    }
+    let mut halves_of = split_halves(task, tables)?;
     let mut msg = task.map_reduce(message, Sum, half, &halves(&halves_of))?;
     let (mut rounds, mut point, mut running) = (Vec::new(), Vec::new(), claim);
     loop {
@@ -359,15 +368,10 @@ pub fn prove_eq_r1cs<F: KernelField + Absorb>(
     if count == 0 {
         return Ok((Vec::new(), Vec::new(), claim, tables, alpha));
     }
-    let ctx = task.context();
     let mut half = len / 2;
-    let mut halves_of = Vec::with_capacity(6);
-    for t in tables {
-        let (lo, hi) = ctx.vec(t).split_at(half)?;
-        halves_of.extend([lo, hi]);
-    }
+    let mut halves_of = split_halves(task, tables)?;
     // eq(q_>i, ·) for round i's pairs, folded on the context round by round.
-    let mut e = ctx.vec(eq_table(&q[1..]));
+    let mut e = task.context().vec(eq_table(&q[1..]));
     let first = task.map_reduce(R1csEqMessage, Sum, half, &with_weights(&halves_of, &e))?;
     let mut t = vec![first[0], F::ZERO, first[1]];
     let (mut rounds, mut point, mut running) = (Vec::new(), Vec::new(), claim);

@@ -777,17 +777,7 @@ pub fn prove_snark_timed_on<F: LayerField, E: LayerExtension<F>>(
 ) -> Result<(SnarkProof<F, E>, Timings), SpartanError> {
     let mut seed = [0u8; 32];
     OsRng.fill_bytes(&mut seed);
-    let (proof, spark, timings) = prove_phases(
-        ctx,
-        params,
-        &pk.r1cs,
-        Some(pk),
-        z,
-        true,
-        &mut ChaCha20Rng::from_seed(seed),
-    )?;
-    let spark = spark.expect("the SNARK mode proves M(r_x, r_y)");
-    Ok((SnarkProof { proof, spark }, timings))
+    prove_snark_phases(ctx, params, pk, z, &mut ChaCha20Rng::from_seed(seed))
 }
 
 /// [`prove_snark_timed_on`] with the caller's randomness: deterministic proofs for tests
@@ -799,9 +789,19 @@ pub fn prove_snark_with_rng_on<F: LayerField, E: LayerExtension<F>, R: RngCore +
     z: &[F],
     rng: &mut R,
 ) -> Result<SnarkProof<F, E>, SpartanError> {
-    let (proof, spark, _) = prove_phases(ctx, params, &pk.r1cs, Some(pk), z, true, rng)?;
+    Ok(prove_snark_phases(ctx, params, pk, z, rng)?.0)
+}
+
+fn prove_snark_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
+    ctx: &Context,
+    params: &SpartanParams,
+    pk: &ProvingKey<F>,
+    z: &[F],
+    rng: &mut R,
+) -> Result<(SnarkProof<F, E>, Timings), SpartanError> {
+    let (proof, spark, timings) = prove_phases(ctx, params, &pk.r1cs, Some(pk), z, true, rng)?;
     let spark = spark.expect("the SNARK mode proves M(r_x, r_y)");
-    Ok(SnarkProof { proof, spark })
+    Ok((SnarkProof { proof, spark }, timings))
 }
 
 /// The prover, phase by phase; `check` refuses a witness that does not satisfy the
