@@ -599,9 +599,9 @@ pub fn prove_timed<F: LayerField, E: LayerExtension<F>>(
     prove_timed_on(&Context::cpu(), params, r1cs, z)
 }
 
-/// [`prove_timed`] in `ctx`: the steps written on the single-source layer (`Az, Bz, Cz`
-/// and the inner sumcheck's rounds after the first) run on its device; the proof is the
-/// CPU's.
+/// [`prove_timed`] in `ctx`: the steps written on the single-source layer (`Az, Bz, Cz`,
+/// the outer and inner sumchecks' middle rounds, the commitments' Reed–Solomon encoding)
+/// run on its device; the proof is the CPU's.
 pub fn prove_timed_on<F: LayerField, E: LayerExtension<F>>(
     ctx: &Context,
     params: &SpartanParams,
