@@ -27,3 +27,5 @@ DEVICE gl3 gl3_mul(gl3 a, gl3 b) {
 }
 DEVICE gl3 gl3_neg(gl3 a) { return gl3_sub(gl3_zero(), a); }
 DEVICE gl3 gl3_sqr(gl3 a) { return gl3_mul(a, a); }
+DEVICE gl3 gl3_from_base(gl b) { return gl3_make(b, gl_zero(), gl_zero()); }
+DEVICE gl3 gl3_mul_base(gl3 a, gl b) { return gl3_make(gl_mul(a.c0, b), gl_mul(a.c1, b), gl_mul(a.c2, b)); }

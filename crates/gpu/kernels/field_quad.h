@@ -27,5 +27,8 @@ DEVICE_CALLED FZ_E EN(mul)(FZ_E a, FZ_E b) {
   return EN(make)(EN(beta_mul_add)(v0, v1), c1);
 }
 DEVICE FZ_E EN(sqr)(FZ_E a) { return EN(mul)(a, a); }
+/* The base field inside: kernels over the extension read base-field tables. */
+DEVICE FZ_E EN(from_base)(FZ_B b) { return EN(make)(b, BN(zero)()); }
+DEVICE FZ_E EN(mul_base)(FZ_E a, FZ_B b) { return EN(make)(BN(mul)(a.c0, b), BN(mul)(a.c1, b)); }
 #undef EN
 #undef BN

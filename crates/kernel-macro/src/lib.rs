@@ -13,9 +13,11 @@
 //!
 //! The subset: `let`, assignment (`=`, `+=`, `-=`, `*=`), `for j in a..b`, `if`/`else`
 //! (statements, or values when each branch is one expression); field `+ - *`, unary `-`,
-//! `==`, `!=`, `.square()`, `.double()`, `.is_zero()`, `F::ZERO`, `F::ONE`; `usize`
-//! arithmetic, shifts, bit operations and comparisons; reads of input arrays (`&[F]`
-//! parameters) and of local `[F; K]` arrays, writes to local arrays. Reads past an array's
+//! `==`, `!=`, `.square()`, `.double()`, `.is_zero()`, `F::ZERO`, `F::ONE`, the same over
+//! the field's base (`F::Base`, `F::Base::ZERO`, …) and between the two `x.mul_by_base(b)`
+//! and `F::lift(b)`; `usize` arithmetic, shifts, bit operations and comparisons; reads of
+//! input arrays (`&[F]` and `&[F::Base]` parameters) and of local `[F; K]` arrays, writes
+//! to local arrays. Reads past an array's
 //! end and division by zero are faults the runtime reports as errors, on both sides.
 
 use proc_macro::TokenStream;
@@ -88,6 +90,7 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
     let outputs = sig.outputs;
     let kinds = sig.params.iter().map(|p| match p {
         Param::Input(_) => quote!(::fastzk_runtime::ParamKind::Input),
+        Param::BaseInput(_) => quote!(::fastzk_runtime::ParamKind::BaseInput),
         Param::Field(_) => quote!(::fastzk_runtime::ParamKind::Field),
         Param::Int(_) => quote!(::fastzk_runtime::ParamKind::Int),
     });
@@ -99,6 +102,7 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
     let resolve = sig.params.iter().enumerate().map(|(k, p)| {
         let get = match p {
             Param::Input(_) => quote!(input_at),
+            Param::BaseInput(_) => quote!(base_input_at),
             Param::Field(_) => quote!(field_at),
             Param::Int(_) => quote!(int_at),
         };
@@ -244,6 +248,67 @@ mod tests {
         assert!(
             c.contains("for (int fz_j = 0; fz_j < 2; fz_j++) fz_out[fz_j] = v_acc[fz_j];"),
             "{c}"
+        );
+    }
+
+    #[test]
+    fn translates_the_base_field_and_its_products() {
+        let c = ok(
+            "fn b<F: KernelField>(i: usize, v: &[F::Base], r: F) -> F { \
+                    let lo = v[2 * i]; let d: F::Base = v[2 * i + 1] - lo; \
+                    let s = if d.is_zero() { F::Base::ONE } else { -d.square() }; \
+                    F::lift(lo * s) + r.mul_by_base(d) }",
+        );
+        assert!(
+            c.contains("GLOBAL const FZ_B *v_v, u64 v_v_len, FZ_F v_r"),
+            "{c}"
+        );
+        assert!(
+            c.contains("FZ_B v_lo = KF(k_at_base)(v_v, v_v_len, (((u64)2UL) * v_i), fz_fault);"),
+            "{c}"
+        );
+        assert!(c.contains("FZ_B v_d = KB(sub)("), "{c}");
+        assert!(
+            c.contains("FZ_B v_s = (KB(is_zero)(v_d) ? KB(one)() : KB(neg)(KB(sqr)(v_d)));"),
+            "{c}"
+        );
+        assert!(
+            c.contains(
+                "fz_out[0] = KF(add)(KF(from_base)(KB(mul)(v_lo, v_s)), KF(mul_base)(v_r, v_d));"
+            ),
+            "{c}"
+        );
+    }
+
+    #[test]
+    fn keeps_the_field_and_its_base_apart() {
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[F::Base], r: F) -> F { r * v[i] }",
+            "does not apply",
+        );
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[F::Base]) -> F { v[i] }",
+            "expected a field element, found a base-field element",
+        );
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[F::Base], r: F) -> F { v[i].mul_by_base(r) }",
+            "takes an argument",
+        );
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[F], r: F) -> F { F::lift(r) }",
+            "expected a base-field element, found a field element",
+        );
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[F::Base]) -> F { F::from_base(v[i]) }",
+            "`F::lift(b)`",
+        );
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[F::Base]) -> F { let x: F = v[i]; x }",
+            "expected a field element",
+        );
+        fails(
+            "fn k<F: KernelField>(i: usize, v: &[G::Base]) -> F { F::ONE }",
+            "a kernel parameter is",
         );
     }
 

@@ -1,14 +1,15 @@
 //! The kernel subset of Rust, translated to the GPU backend's C dialect.
 //!
 //! A kernel body is checked and typed here as it is translated: every value is a field
-//! element (`Field`), an index (`Int`, `usize` in Rust and `u64` in C), a truth value, an
-//! input array (read-only, bounds-checked) or a local array of field elements of fixed
-//! length. Anything outside the subset is a compile error that says what is not allowed,
+//! element (`Field`), an element of the field's base (`Base`, `F::Base`: the field itself
+//! for a prime field, the field below for an extension), an index (`Int`, `usize` in Rust
+//! and `u64` in C), a truth value, an input array over either (read-only,
+//! bounds-checked) or a local array of field elements of fixed length. Anything outside the subset is a compile error that says what is not allowed,
 //! at the tokens that are not.
 //!
 //! The C is a template over the field: `FZ_F` is its type and `KF(op)` names its
 //! operations (`KF(add)` is `bn254_fr_add` for BN254's scalars), so one translation serves
-//! every field with device arithmetic.
+//! every field with device arithmetic; `FZ_B` and `KB(op)` are its base's.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -27,10 +28,14 @@ fn err<T>(span: Span, msg: impl std::fmt::Display) -> Result<T> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
     Field,
+    /// An element of the base field (`F::Base`).
+    Base,
     Int,
     Bool,
     /// An input array (`&[F]`).
     Input,
+    /// An input array over the base field (`&[F::Base]`).
+    BaseInput,
     /// A local array of field elements (`[F; K]`).
     Local(usize),
 }
@@ -39,9 +44,11 @@ impl Ty {
     fn describe(self) -> String {
         match self {
             Ty::Field => "a field element".into(),
+            Ty::Base => "a base-field element".into(),
             Ty::Int => "a usize".into(),
             Ty::Bool => "a bool".into(),
             Ty::Input => "an input array".into(),
+            Ty::BaseInput => "an input array over the base field".into(),
             Ty::Local(k) => format!("a local array of {k} field elements"),
         }
     }
@@ -51,6 +58,7 @@ impl Ty {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Param {
     Input(Ident),
+    BaseInput(Ident),
     Field(Ident),
     Int(Ident),
 }
@@ -58,7 +66,7 @@ pub enum Param {
 impl Param {
     pub fn ident(&self) -> &Ident {
         match self {
-            Param::Input(i) | Param::Field(i) | Param::Int(i) => i,
+            Param::Input(i) | Param::BaseInput(i) | Param::Field(i) | Param::Int(i) => i,
         }
     }
 }
@@ -93,6 +101,16 @@ pub fn single_field_generic(f: &ItemFn) -> Result<Ident> {
 
 fn is_ident_type(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
+}
+
+/// `F::Base`, the base of the kernel's field `F`.
+fn is_base_type(ty: &Type, field: &str) -> bool {
+    let Type::Path(p) = ty else { return false };
+    let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
+    p.qself.is_none()
+        && p.path.leading_colon.is_none()
+        && matches!(segs.as_slice(), [f, b] if f.ident == field && b.ident == "Base"
+            && f.arguments.is_none() && b.arguments.is_none())
 }
 
 /// `[F; K]` with K a literal.
@@ -155,14 +173,20 @@ pub fn signature(f: &ItemFn) -> Result<Signature> {
             {
                 Param::Input(name)
             }
+            Type::Reference(r)
+                if r.mutability.is_none()
+                    && matches!(&*r.elem, Type::Slice(s) if is_base_type(&s.elem, &fname)) =>
+            {
+                Param::BaseInput(name)
+            }
             ty if is_ident_type(ty, &fname) => Param::Field(name),
             ty if is_ident_type(ty, "usize") => Param::Int(name),
-            ty => {
-                return err(
-                    ty.span(),
-                    format!("a kernel parameter is `&[{fname}]`, `{fname}` or `usize`"),
-                )
-            }
+            ty => return err(
+                ty.span(),
+                format!(
+                    "a kernel parameter is `&[{fname}]`, `&[{fname}::Base]`, `{fname}` or `usize`"
+                ),
+            ),
         };
         params.push(p);
     }
@@ -220,6 +244,10 @@ pub fn kernel_c(f: &ItemFn, sig: &Signature) -> Result<String> {
             Param::Input(n) => {
                 let c = t.declare(n, Ty::Input);
                 format!("GLOBAL const FZ_F *{c}, u64 {c}_len")
+            }
+            Param::BaseInput(n) => {
+                let c = t.declare(n, Ty::BaseInput);
+                format!("GLOBAL const FZ_B *{c}, u64 {c}_len")
             }
             Param::Field(n) => format!("FZ_F {}", t.declare(n, Ty::Field)),
             Param::Int(n) => format!("u64 {}", t.declare(n, Ty::Int)),
@@ -442,6 +470,7 @@ impl Translator {
                 }
                 let decl = match ty {
                     Ty::Field => format!("FZ_F {} = {c};", self.declare(&name, ty)),
+                    Ty::Base => format!("FZ_B {} = {c};", self.declare(&name, ty)),
                     Ty::Int => format!("u64 {} = {c};", self.declare(&name, ty)),
                     Ty::Bool => format!("int {} = {c};", self.declare(&name, ty)),
                     Ty::Local(k) => {
@@ -455,7 +484,9 @@ impl Translator {
                             )
                         }
                     }
-                    Ty::Input => return err(init.expr.span(), "an input array is not copied"),
+                    Ty::Input | Ty::BaseInput => {
+                        return err(init.expr.span(), "an input array is not copied")
+                    }
                 };
                 self.line(&decl);
                 Ok(())
@@ -470,6 +501,8 @@ impl Translator {
     fn rust_type(&self, ty: &Type) -> Result<Ty> {
         if is_ident_type(ty, &self.field) {
             Ok(Ty::Field)
+        } else if is_base_type(ty, &self.field) {
+            Ok(Ty::Base)
         } else if is_ident_type(ty, "usize") {
             Ok(Ty::Int)
         } else if is_ident_type(ty, "bool") {
@@ -480,7 +513,7 @@ impl Translator {
             err(
                 ty.span(),
                 format!(
-                    "a kernel variable is `{0}`, `usize`, `bool` or `[{0}; K]`",
+                    "a kernel variable is `{0}`, `{0}::Base`, `usize`, `bool` or `[{0}; K]`",
                     self.field
                 ),
             )
@@ -567,7 +600,7 @@ impl Translator {
             Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                 let (c, ty) = self.lookup(p.path.get_ident().expect("checked"))?;
                 match ty {
-                    Ty::Field | Ty::Int | Ty::Bool => Ok((c.to_string(), ty)),
+                    Ty::Field | Ty::Base | Ty::Int | Ty::Bool => Ok((c.to_string(), ty)),
                     _ => err(e.span(), "an array is assigned element by element"),
                 }
             }
@@ -578,7 +611,7 @@ impl Translator {
                         let i = self.expect(&ix.index, Ty::Int)?;
                         Ok((local_at(&c, &i, k), Ty::Field))
                     }
-                    Ty::Input => err(ix.span(), "input arrays are read-only"),
+                    Ty::Input | Ty::BaseInput => err(ix.span(), "input arrays are read-only"),
                     _ => err(ix.span(), format!("{} cannot be indexed", ty.describe())),
                 }
             }
@@ -628,16 +661,19 @@ impl Translator {
                     .iter()
                     .map(|s| s.ident.to_string())
                     .collect();
-                match (segs.len(), segs.first().map(String::as_str)) {
-                    (2, Some(f)) if f == self.field => match segs[1].as_str() {
-                        "ZERO" => Ok(("KF(zero)()".into(), Ty::Field)),
-                        "ONE" => Ok(("KF(one)()".into(), Ty::Field)),
-                        other => err(
-                            p.span(),
-                            format!("`{f}::{other}` is not in the kernel subset (ZERO, ONE)"),
-                        ),
-                    },
-                    _ => err(p.span(), "not a variable of this kernel"),
+                // `F::ZERO`, `F::ONE`, `F::Base::ZERO`, `F::Base::ONE`.
+                let (ty, kf, konst) = match segs.as_slice() {
+                    [f, k] if *f == self.field => (Ty::Field, "KF", k),
+                    [f, b, k] if *f == self.field && b == "Base" => (Ty::Base, "KB", k),
+                    _ => return err(p.span(), "not a variable of this kernel"),
+                };
+                match konst.as_str() {
+                    "ZERO" => Ok((format!("{kf}(zero)()"), ty)),
+                    "ONE" => Ok((format!("{kf}(one)()"), ty)),
+                    other => err(
+                        p.span(),
+                        format!("`{other}` is not in the kernel subset (ZERO, ONE)"),
+                    ),
                 }
             }
             Expr::Paren(p) => {
@@ -656,6 +692,7 @@ impl Translator {
                 let (c, ty) = self.expr(&u.expr)?;
                 match (&u.op, ty) {
                     (UnOp::Neg(_), Ty::Field) => Ok((format!("KF(neg)({c})"), Ty::Field)),
+                    (UnOp::Neg(_), Ty::Base) => Ok((format!("KB(neg)({c})"), Ty::Base)),
                     (UnOp::Not(_), Ty::Bool) => Ok((format!("(!{c})"), Ty::Bool)),
                     _ => err(
                         u.span(),
@@ -665,24 +702,59 @@ impl Translator {
             }
             Expr::MethodCall(m) => {
                 let (c, ty) = self.expr(&m.receiver)?;
-                if ty != Ty::Field || !m.args.is_empty() || m.turbofish.is_some() {
-                    return err(m.span(), "methods in a kernel: `x.square()`, `x.double()`, `x.is_zero()` on field elements");
+                let ops = match ty {
+                    Ty::Field => "KF",
+                    Ty::Base => "KB",
+                    _ => "",
+                };
+                if ops.is_empty() || m.turbofish.is_some() {
+                    return err(m.span(), "methods in a kernel: `x.square()`, `x.double()`, `x.is_zero()` on field elements, `x.mul_by_base(b)`");
                 }
-                match m.method.to_string().as_str() {
-                    "square" => Ok((format!("KF(sqr)({c})"), Ty::Field)),
-                    "double" => Ok((format!("KF(dbl)({c})"), Ty::Field)),
-                    "is_zero" => Ok((format!("KF(is_zero)({c})"), Ty::Bool)),
+                let method = m.method.to_string();
+                if method == "mul_by_base" && ty == Ty::Field && m.args.len() == 1 {
+                    let b = self.expect(&m.args[0], Ty::Base)?;
+                    return Ok((format!("KF(mul_base)({c}, {b})"), Ty::Field));
+                }
+                if !m.args.is_empty() {
+                    return err(m.span(), "only `x.mul_by_base(b)` takes an argument (`x` a field element, `b` of its base)");
+                }
+                match method.as_str() {
+                    "square" => Ok((format!("{ops}(sqr)({c})"), ty)),
+                    "double" => Ok((format!("{ops}(dbl)({c})"), ty)),
+                    "is_zero" => Ok((format!("{ops}(is_zero)({c})"), Ty::Bool)),
                     other => err(
                         m.method.span(),
-                        format!("`{other}` is not in the kernel subset (square, double, is_zero)"),
+                        format!("`{other}` is not in the kernel subset (square, double, is_zero, mul_by_base)"),
                     ),
                 }
+            }
+            Expr::Call(call) => {
+                // `F::lift(b)`: a base-field element as a field element.
+                let is_lift = matches!(&*call.func, Expr::Path(p) if p.qself.is_none()
+                    && p.path.segments.len() == 2
+                    && p.path.segments[0].ident == self.field
+                    && p.path.segments[1].ident == "lift");
+                if !is_lift || call.args.len() != 1 {
+                    return err(
+                        call.span(),
+                        format!(
+                            "this call is not in the kernel subset (the only call is `{}::lift(b)`)",
+                            self.field
+                        ),
+                    );
+                }
+                let b = self.expect(&call.args[0], Ty::Base)?;
+                Ok((format!("KF(from_base)({b})"), Ty::Field))
             }
             Expr::Index(ix) => {
                 let (c, ty) = self.expr(&ix.expr)?;
                 let i = self.expect(&ix.index, Ty::Int)?;
                 match ty {
                     Ty::Input => Ok((format!("KF(k_at)({c}, {c}_len, {i}, fz_fault)"), Ty::Field)),
+                    Ty::BaseInput => Ok((
+                        format!("KF(k_at_base)({c}, {c}_len, {i}, fz_fault)"),
+                        Ty::Base,
+                    )),
                     Ty::Local(k) => Ok((local_at(&c, &i, k), Ty::Field)),
                     _ => err(ix.span(), format!("{} cannot be indexed", ty.describe())),
                 }
@@ -726,7 +798,7 @@ impl Translator {
                     Expr::Block(b) => self.value_block(&b.block)?,
                     other => self.expr(other)?,
                 };
-                if a.1 != b.1 || matches!(a.1, Ty::Local(_) | Ty::Input) {
+                if a.1 != b.1 || matches!(a.1, Ty::Local(_) | Ty::Input | Ty::BaseInput) {
                     return err(i.span(), "both branches give the same scalar type");
                 }
                 Ok((format!("({c} ? {} : {})", a.0, b.0), a.1))
@@ -770,6 +842,11 @@ impl Translator {
             (BinOp::Mul(_), Field) => (format!("KF(mul)({l}, {r})"), Field),
             (BinOp::Eq(_), Field) => (format!("KF(eq)({l}, {r})"), Bool),
             (BinOp::Ne(_), Field) => (format!("(!KF(eq)({l}, {r}))"), Bool),
+            (BinOp::Add(_), Base) => (format!("KB(add)({l}, {r})"), Base),
+            (BinOp::Sub(_), Base) => (format!("KB(sub)({l}, {r})"), Base),
+            (BinOp::Mul(_), Base) => (format!("KB(mul)({l}, {r})"), Base),
+            (BinOp::Eq(_), Base) => (format!("KB(eq)({l}, {r})"), Bool),
+            (BinOp::Ne(_), Base) => (format!("(!KB(eq)({l}, {r}))"), Bool),
             (BinOp::Add(_), Int) => (format!("({l} + {r})"), Int),
             (BinOp::Sub(_), Int) => (format!("({l} - {r})"), Int),
             (BinOp::Mul(_), Int) => (format!("({l} * {r})"), Int),

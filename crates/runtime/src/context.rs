@@ -5,7 +5,7 @@ use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use fastzk_gpu::{Device, DeviceChoice, GpuError, Program, Source};
+use fastzk_gpu::{Device, DeviceChoice, DeviceField, GpuError, Program, Source};
 
 use crate::task::Task;
 use crate::vec::{Counters, Shared};
@@ -41,19 +41,37 @@ pub enum RuntimeError {
 }
 
 /// An argument of a kernel call, in the order of the kernel's parameters after its index.
-#[derive(Clone, Copy)]
-pub enum Arg<'a, F> {
+pub enum Arg<'a, F: KernelField> {
     Vec(&'a FieldVec<F>),
+    /// A vector over the base field, for a `&[F::Base]` parameter.
+    BaseVec(&'a FieldVec<F::Base>),
     Field(F),
     Int(usize),
 }
 
-impl<F> Arg<'_, F> {
+impl<F: KernelField> Clone for Arg<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F: KernelField> Copy for Arg<'_, F> {}
+
+impl<F: KernelField> Arg<'_, F> {
     fn kind(&self) -> ParamKind {
         match self {
             Arg::Vec(_) => ParamKind::Input,
+            Arg::BaseVec(_) => ParamKind::BaseInput,
             Arg::Field(_) => ParamKind::Field,
             Arg::Int(_) => ParamKind::Int,
+        }
+    }
+
+    /// Whether a vector argument is of another context than `shared`'s.
+    fn foreign(&self, shared: &Arc<Shared>) -> bool {
+        match self {
+            Arg::Vec(v) => !v.belongs_to(shared),
+            Arg::BaseVec(v) => !v.belongs_to(shared),
+            _ => false,
         }
     }
 }
@@ -187,13 +205,11 @@ impl Context {
                     given: a.kind(),
                 });
             }
-            if let Arg::Vec(v) = a {
-                if !v.belongs_to(&self.shared) {
-                    return Err(RuntimeError::Call {
-                        kernel: K::NAME,
-                        what: format!("`{name}` is a vector of another context"),
-                    });
-                }
+            if a.foreign(&self.shared) {
+                return Err(RuntimeError::Call {
+                    kernel: K::NAME,
+                    what: format!("`{name}` is a vector of another context"),
+                });
             }
         }
         Ok(())
@@ -237,13 +253,20 @@ pub(crate) struct Op {
     pub reducer: (&'static str, &'static str),
 }
 
-/// The helpers every translated kernel calls (checked reads, checked division).
+/// The helpers every translated kernel calls (checked reads, checked division). `KF`
+/// names the field's operations, `KB` its base field's.
 const HELPERS: &str = r#"
 #define KF(x) FZ_NAME(FZ_F, x)
+#define KB(x) FZ_NAME(FZ_B, x)
 DEVICE FZ_F KF(k_at)(GLOBAL const FZ_F *a, u64 len, u64 i, u32 *fault) {
   if (i < len) return a[i];
   *fault = 1;
   return KF(zero)();
+}
+DEVICE FZ_B KF(k_at_base)(GLOBAL const FZ_B *a, u64 len, u64 i, u32 *fault) {
+  if (i < len) return a[i];
+  *fault = 1;
+  return KB(zero)();
 }
 DEVICE u64 fz_local_index(u64 i, u64 len, u32 *fault) {
   if (i < len) return i;
@@ -284,17 +307,31 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
     let mut src = Source::new();
     src.field::<F>();
     let mut c = format!(
-        "#define FZ_F {}\n#define FZ_GROUP {group}\n",
-        F::DEVICE_NAME
+        "#define FZ_F {}\n#define FZ_B {}\n#define FZ_GROUP {group}\n",
+        F::DEVICE_NAME,
+        <F::Base as DeviceField>::DEVICE_NAME
     );
     c.push_str(HELPERS);
+    // An extension's definition brings its products by the base; a prime field is its
+    // own base.
+    if <F::Base as DeviceField>::DEVICE_NAME == F::DEVICE_NAME {
+        c.push_str(
+            "DEVICE FZ_F KF(from_base)(FZ_B b) { return b; }\n\
+             DEVICE FZ_F KF(mul_base)(FZ_F a, FZ_B b) { return KF(mul)(a, b); }\n",
+        );
+    }
     c.push_str(K::DEVICE_C);
     // Parameters and the call's arguments, in the kernel's order.
     let (mut params, mut call, mut unpack) = (Vec::new(), Vec::new(), String::new());
     for (kind, name) in K::PARAMS.iter().zip(K::PARAM_NAMES) {
         match kind {
-            ParamKind::Input => {
-                params.push(format!("GLOBAL const FZ_F *a_{name}, u64 a_{name}_len"));
+            ParamKind::Input | ParamKind::BaseInput => {
+                let ty = if *kind == ParamKind::Input {
+                    "FZ_F"
+                } else {
+                    "FZ_B"
+                };
+                params.push(format!("GLOBAL const {ty} *a_{name}, u64 a_{name}_len"));
                 call.push(format!("a_{name}, a_{name}_len"));
             }
             // A field element arrives as its words, put back together in a union.
@@ -366,7 +403,7 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
 {tree}}}
 "
     ));
-    c.push_str("#undef KF\n#undef FZ_GROUP\n#undef FZ_F\n");
+    c.push_str("#undef KF\n#undef KB\n#undef FZ_GROUP\n#undef FZ_B\n#undef FZ_F\n");
     src.append(&c);
     src.text().to_string()
 }

@@ -47,9 +47,76 @@ use fastzk_field::Field;
 use fastzk_gpu::{DeviceCurve, DeviceField};
 use fastzk_pairing::PairingCurve;
 
-/// A field kernels run over: arithmetic on the CPU and on devices.
-pub trait KernelField: Field + DeviceField {}
-impl<F: Field + DeviceField> KernelField for F {}
+/// A field kernels run over: arithmetic on the CPU and on devices. Its [`Base`] is the
+/// field it extends (itself for a prime field): a kernel over an extension reads tables
+/// over the base (`&[F::Base]`) and multiplies them in at the base's price
+/// ([`mul_by_base`]), where lifting the tables would cost a full extension product each.
+///
+/// [`Base`]: KernelField::Base
+/// [`mul_by_base`]: KernelField::mul_by_base
+pub trait KernelField: Field + DeviceField {
+    type Base: KernelField<Base = Self::Base>;
+    /// The base element as an element of this field.
+    fn lift(b: Self::Base) -> Self;
+    /// `self·b`, coordinate by coordinate.
+    fn mul_by_base(self, b: Self::Base) -> Self;
+}
+
+macro_rules! prime_kernel_field {
+    ($($f:ty),*) => {$(
+        impl KernelField for $f {
+            type Base = $f;
+            #[inline(always)]
+            fn lift(b: $f) -> Self {
+                b
+            }
+            #[inline(always)]
+            fn mul_by_base(self, b: $f) -> Self {
+                self * b
+            }
+        }
+    )*};
+}
+prime_kernel_field!(
+    fastzk_field::Goldilocks,
+    fastzk_field::bn254::Fr,
+    fastzk_field::bn254::Fq,
+    fastzk_field::bls12_381::Fr,
+    fastzk_field::bls12_381::Fq
+);
+
+macro_rules! quad_kernel_field {
+    ($($f:ty: $b:ty),*) => {$(
+        impl KernelField for $f {
+            type Base = $b;
+            #[inline(always)]
+            fn lift(b: $b) -> Self {
+                Self::new(b, <$b as Field>::ZERO)
+            }
+            #[inline(always)]
+            fn mul_by_base(self, b: $b) -> Self {
+                Self::new(self.c0 * b, self.c1 * b)
+            }
+        }
+    )*};
+}
+quad_kernel_field!(
+    fastzk_field::GoldilocksExt2: fastzk_field::Goldilocks,
+    fastzk_field::bn254::Fq2: fastzk_field::bn254::Fq,
+    fastzk_field::bls12_381::Fq2: fastzk_field::bls12_381::Fq
+);
+
+impl KernelField for fastzk_field::GoldilocksExt3 {
+    type Base = fastzk_field::Goldilocks;
+    #[inline(always)]
+    fn lift(b: Self::Base) -> Self {
+        Self::new(b, Self::Base::ZERO, Self::Base::ZERO)
+    }
+    #[inline(always)]
+    fn mul_by_base(self, b: Self::Base) -> Self {
+        Self::new(self.c[0] * b, self.c[1] * b, self.c[2] * b)
+    }
+}
 
 /// A pairing curve whose scalar field kernels run over and whose G1 the library MSM
 /// runs on, on the CPU and on devices (BN254 and BLS12-381): what a pairing-based prover
@@ -62,6 +129,8 @@ impl<E: PairingCurve<G1: DeviceCurve, Fr: KernelField>> LayerPairing for E {}
 pub enum ParamKind {
     /// An input array, `&[F]`: a [`FieldVec`].
     Input,
+    /// An input array over the base field, `&[F::Base]`: a `FieldVec<F::Base>`.
+    BaseInput,
     /// One field element for every index.
     Field,
     /// One `usize` for every index.
@@ -199,19 +268,35 @@ pub fn shr(a: usize, b: usize, _: &Fault) -> usize {
 }
 
 /// A kernel argument on the CPU, resolved by the context.
-#[derive(Clone, Copy)]
-pub enum CpuArg<'a, F> {
+pub enum CpuArg<'a, F: KernelField> {
     Input(&'a [F]),
+    BaseInput(&'a [F::Base]),
     Field(F),
     Int(usize),
 }
 
+impl<F: KernelField> Clone for CpuArg<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F: KernelField> Copy for CpuArg<'_, F> {}
+
 // The kernel macro's calls: the context has checked each argument's kind against the
 // kernel's, so a mismatch (a fault, never a panic) cannot happen through it.
-impl<'a, F: Field> CpuArg<'a, F> {
+impl<'a, F: KernelField> CpuArg<'a, F> {
     pub fn input_at(args: &[Self], k: usize, fault: &Fault) -> &'a [F] {
         match args.get(k) {
             Some(CpuArg::Input(d)) => d,
+            _ => {
+                fault.set();
+                &[]
+            }
+        }
+    }
+    pub fn base_input_at(args: &[Self], k: usize, fault: &Fault) -> &'a [F::Base] {
+        match args.get(k) {
+            Some(CpuArg::BaseInput(d)) => d,
             _ => {
                 fault.set();
                 &[]

@@ -214,7 +214,7 @@ pub fn r1cs_eq_round<F: KernelField>(
     ]
 }
 
-fn halves<F>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
+fn halves<F: KernelField>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
     t.iter().map(Arg::Vec).collect()
 }
 
@@ -233,7 +233,7 @@ fn split_halves<F: KernelField, const K: usize>(
 }
 
 /// The tables' halves and the `eq` weights of their pairs.
-fn with_weights<'a, F>(t: &'a [FieldVec<F>], e: &'a FieldVec<F>) -> Vec<Arg<'a, F>> {
+fn with_weights<'a, F: KernelField>(t: &'a [FieldVec<F>], e: &'a FieldVec<F>) -> Vec<Arg<'a, F>> {
     let mut args = halves(t);
     args.push(Arg::Vec(e));
     args

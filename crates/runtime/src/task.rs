@@ -340,11 +340,19 @@ impl<'c> Task<'c> {
     ) -> Result<(), RuntimeError> {
         let mut bufs = Vec::new();
         for a in args {
-            if let Arg::Vec(v) = a {
-                let (buf, ready) = v.device_copy(|w| self.upload(dev, w))?;
-                self.stream().wait(&ready)?;
-                bufs.push((buf, v.len()));
-            }
+            let (buf, ready, len) = match a {
+                Arg::Vec(v) => {
+                    let (b, r) = v.device_copy(|w| self.upload(dev, w))?;
+                    (b, r, v.len())
+                }
+                Arg::BaseVec(v) => {
+                    let (b, r) = v.device_copy(|w| self.upload(dev, w))?;
+                    (b, r, v.len())
+                }
+                _ => continue,
+            };
+            self.stream().wait(&ready)?;
+            bufs.push((buf, len));
         }
         if self.flag.is_none() {
             self.flag = Some(alloc_words(dev, 1)?);
@@ -357,7 +365,7 @@ impl<'c> Task<'c> {
         let mut next = bufs.iter();
         for (a, kind) in args.iter().zip(K::PARAMS) {
             match (a, kind) {
-                (Arg::Vec(_), ParamKind::Input) => {
+                (Arg::Vec(_), ParamKind::Input) | (Arg::BaseVec(_), ParamKind::BaseInput) => {
                     let (b, len) = next.next().expect("one buffer per vector");
                     gpu_args.push(GpuArg::Buf(b));
                     gpu_args.push(GpuArg::U64(*len as u64));
@@ -390,24 +398,31 @@ impl<'c> Task<'c> {
 /// Indices a CPU task takes at a time.
 const CPU_CHUNK: usize = 1024;
 
-/// The host copies of the vector arguments, held while the CPU loop reads them.
-fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<Vec<HostSlice<F>>, RuntimeError> {
-    args.iter()
-        .filter_map(|a| match a {
-            Arg::Vec(v) => Some(v.host()),
-            _ => None,
-        })
-        .collect()
+/// The host copies of the vector arguments (over the field, then over its base), held
+/// while the CPU loop reads them.
+type HostCopies<F> = (Vec<HostSlice<F>>, Vec<HostSlice<<F as KernelField>::Base>>);
+
+fn host_copies<F: KernelField>(args: &[Arg<'_, F>]) -> Result<HostCopies<F>, RuntimeError> {
+    let (mut field, mut base) = (Vec::new(), Vec::new());
+    for a in args {
+        match a {
+            Arg::Vec(v) => field.push(v.host()?),
+            Arg::BaseVec(v) => base.push(v.host()?),
+            _ => {}
+        }
+    }
+    Ok((field, base))
 }
 
 fn cpu_args<'a, F: KernelField>(
     args: &[Arg<'_, F>],
-    held: &'a [HostSlice<F>],
+    held: &'a HostCopies<F>,
 ) -> Vec<CpuArg<'a, F>> {
-    let mut next = held.iter();
+    let (mut field, mut base) = (held.0.iter(), held.1.iter());
     args.iter()
         .map(|a| match a {
-            Arg::Vec(_) => CpuArg::Input(next.next().map_or(&[][..], |v| &v[..])),
+            Arg::Vec(_) => CpuArg::Input(field.next().map_or(&[][..], |v| &v[..])),
+            Arg::BaseVec(_) => CpuArg::BaseInput(base.next().map_or(&[][..], |v| &v[..])),
             Arg::Field(x) => CpuArg::Field(*x),
             Arg::Int(x) => CpuArg::Int(*x),
         })

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2};
+use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3};
 use fastzk_gpu::Device;
 use fastzk_runtime::{
     kernel, reducer, Arg, Context, FieldVec, KernelField, Product, Residency, RuntimeError, Sum,
@@ -73,6 +73,25 @@ fn mixed<F: KernelField>(i: usize, v: &[F], stride: usize) -> F {
     acc
 }
 
+/// Over a field and its base (an extension's, or a prime field's own): a base-field
+/// table's first variable bound to a challenge of the field, and base-field arithmetic,
+/// constants and methods.
+#[kernel]
+fn bind_base_table<F: KernelField>(i: usize, v: &[F::Base], r: F, w: &[F]) -> [F; 2] {
+    let lo = v[2 * i];
+    let d: F::Base = v[2 * i + 1] - lo;
+    let sq = if d.is_zero() || d == F::Base::ONE {
+        F::Base::ONE
+    } else {
+        d.square() - lo.double()
+    };
+    let neg = -sq * lo + F::Base::ZERO;
+    [
+        F::lift(lo) + r.mul_by_base(d),
+        w[i].mul_by_base(neg) + F::lift(lo * sq),
+    ]
+}
+
 /// Reads one past the end at the last index.
 #[kernel]
 fn reads_past_end<F: KernelField>(i: usize, v: &[F]) -> F {
@@ -130,7 +149,7 @@ fn maps_match_plain_loops<F: KernelField>(on_device: bool) {
                 inputs::<F>(100 + s as u64, n),
                 inputs::<F>(200 + s as u64, n),
             );
-            let r = inputs::<F>(300 + s as u64, 2)[1];
+            let r = F::random(&mut rng(300 + s as u64));
             let vv = ctx.vec(v.clone());
             let (xv, yv) = (ctx.vec(x.clone()), ctx.vec(y.clone()));
 
@@ -164,6 +183,74 @@ fn maps_match_plain_loops<F: KernelField>(on_device: bool) {
                 }
             }
         }
+    }
+}
+
+/// A kernel over a field and its base against a plain loop (which multiplies by the
+/// lifted base elements, a full product), and `mul_by_base` against that product.
+fn base_inputs_match_plain_loops<F: KernelField>(on_device: bool) {
+    let mut g = rng(77);
+    let (xs, bs): (Vec<F>, Vec<F::Base>) = (elements(&mut g, 200), inputs(78, 200));
+    for (x, b) in xs.iter().zip(&bs) {
+        assert_eq!(x.mul_by_base(*b), *x * F::lift(*b));
+    }
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        for (s, &n) in SIZES.iter().enumerate() {
+            let mut v = inputs::<F::Base>(400 + s as u64, 2 * n);
+            // Pairs whose difference is 0 and 1: both sides of the kernel's branch.
+            if n >= 2 {
+                v[1] = v[0];
+                v[3] = v[2] + F::Base::ONE;
+            }
+            let w = inputs::<F>(500 + s as u64, n);
+            let r = F::random(&mut rng(600 + s as u64));
+            let (vv, wv) = (ctx.vec(v.clone()), ctx.vec(w.clone()));
+            let (outs, _) = ctx
+                .task()
+                .unwrap()
+                .run(
+                    BindBaseTable,
+                    Sum,
+                    n,
+                    2,
+                    &[Arg::BaseVec(&vv), Arg::Field(r), Arg::Vec(&wv)],
+                )
+                .unwrap();
+            let (bound, other): (Vec<F>, Vec<F>) = (0..n)
+                .map(|i| {
+                    let (lo, hi) = (v[2 * i], v[2 * i + 1]);
+                    let d = hi - lo;
+                    let sq = if d.is_zero() || d == F::Base::ONE {
+                        F::Base::ONE
+                    } else {
+                        d.square() - lo.double()
+                    };
+                    (
+                        F::lift(lo) + r * F::lift(d),
+                        w[i] * F::lift(-sq * lo) + F::lift(lo * sq),
+                    )
+                })
+                .unzip();
+            assert_eq!(outs[0].to_vec().unwrap(), bound, "bound, n = {n}, {at}");
+            assert_eq!(outs[1].to_vec().unwrap(), other, "other, n = {n}, {at}");
+        }
+        // A vector of the field where the base's is asked for is refused, and the base
+        // table read past its end faults.
+        let w = ctx.vec(inputs::<F>(1, 8));
+        let v = ctx.vec(inputs::<F::Base>(2, 8));
+        let args = [Arg::Vec(&w), Arg::Field(F::ONE), Arg::Vec(&w)];
+        assert!(matches!(
+            ctx.task().unwrap().run(BindBaseTable, Sum, 4, 2, &args),
+            Err(RuntimeError::Kind { param: "v", .. })
+        ));
+        let args = [Arg::BaseVec(&v), Arg::Field(F::ONE), Arg::Vec(&w)];
+        assert!(matches!(
+            ctx.task().unwrap().run(BindBaseTable, Sum, 5, 2, &args),
+            Err(RuntimeError::Fault {
+                kernel: "bind_base_table"
+            })
+        ));
     }
 }
 
@@ -886,6 +973,24 @@ fn spmv_from_tasks<F: KernelField>(on_device: bool) {
     }
 }
 
+/// `lift` is the field crate's embedding of the base (checked where the field crate has
+/// one: the extensions).
+fn lift_is_the_field_embedding() {
+    use fastzk_field::ExtensionField;
+    fn check<F: KernelField + ExtensionField<Base = <F as KernelField>::Base>>() {
+        for b in inputs::<<F as KernelField>::Base>(9, 100) {
+            assert_eq!(
+                <F as KernelField>::lift(b),
+                <F as ExtensionField>::from_base(b)
+            );
+        }
+    }
+    check::<GoldilocksExt2>();
+    check::<GoldilocksExt3>();
+    check::<bn254::Fq2>();
+    check::<bls12_381::Fq2>();
+}
+
 /// The programs the layer builds are valid CUDA too: NVRTC compiles a few for sm_80 at
 /// CUDA's block size (what a CUDA device would build; no GPU needed).
 fn nvrtc_compiles_layer_programs() {
@@ -901,6 +1006,18 @@ fn nvrtc_compiles_layer_programs() {
         (
             "product3_round",
             program_source::<GoldilocksExt2, Product3Round, Sum>(6, 256),
+        ),
+        (
+            "bind_base_table, cubic",
+            program_source::<GoldilocksExt3, BindBaseTable, Sum>(2, 256),
+        ),
+        (
+            "bind_base_table, quadratic",
+            program_source::<bn254::Fq2, BindBaseTable, Sum>(2, 256),
+        ),
+        (
+            "bind_base_table, prime",
+            program_source::<bn254::Fr, BindBaseTable, Sum>(2, 256),
         ),
     ];
     for (name, src) in sources {
@@ -940,6 +1057,26 @@ fn main() {
     per_field!("bn254_fr", bn254::Fr);
     per_field!("bls12_381_fr", bls12_381::Fr);
     per_field!("bls12_381_fq", bls12_381::Fq);
+    macro_rules! per_extension {
+        ($name:literal, $f:ty) => {
+            t.plain(concat!("cpu::base_inputs::", $name), || {
+                base_inputs_match_plain_loops::<$f>(false)
+            });
+            t.when(
+                concat!("device::layer::base_inputs::", $name),
+                device_available(),
+                || base_inputs_match_plain_loops::<$f>(true),
+            );
+        };
+    }
+    per_extension!("goldilocks_ext3", GoldilocksExt3);
+    per_extension!("goldilocks_ext2", GoldilocksExt2);
+    per_extension!("bn254_fq2", bn254::Fq2);
+    per_extension!("bn254_fr", bn254::Fr);
+    t.plain(
+        "cpu::lift_is_the_field_embedding",
+        lift_is_the_field_embedding,
+    );
     t.plain("cpu::bad_calls", || bad_calls_are_errors(false));
     t.when("device::layer::bad_calls", device_available(), || {
         bad_calls_are_errors(true)
