@@ -59,6 +59,9 @@ fn with_fault_param(f: &mut ItemFn) {
     // A loop body takes what it reads as parameters, often many.
     f.attrs
         .push(syn::parse_quote!(#[allow(clippy::too_many_arguments)]));
+    // Into the CPU loop's body, so the loop sees through it (a call per index costs more
+    // than a short body's arithmetic).
+    f.attrs.push(syn::parse_quote!(#[inline(always)]));
 }
 
 /// `snake_case` → `CamelCase`: the kernel's type beside its function.

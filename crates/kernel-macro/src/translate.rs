@@ -181,12 +181,14 @@ pub fn signature(f: &ItemFn) -> Result<Signature> {
             }
             ty if is_ident_type(ty, &fname) => Param::Field(name),
             ty if is_ident_type(ty, "usize") => Param::Int(name),
-            ty => return err(
-                ty.span(),
-                format!(
+            ty => {
+                return err(
+                    ty.span(),
+                    format!(
                     "a kernel parameter is `&[{fname}]`, `&[{fname}::Base]`, `{fname}` or `usize`"
                 ),
-            ),
+                )
+            }
         };
         params.push(p);
     }

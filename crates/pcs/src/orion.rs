@@ -60,51 +60,6 @@ pub trait ExtensionOf<F: NttField>: Field + Absorb {
     fn dot_base(pairs: impl Iterator<Item = (Self, F)>) -> Self {
         pairs.map(|(x, b)| x.mul_base(b)).sum()
     }
-    /// `out[j] = lo[j] + r·(hi[j] − lo[j])` over the common length: a base-field table's
-    /// first variable bound to an extension challenge (coordinate by coordinate, so an
-    /// extension of Goldilocks runs it on the packed lanes).
-    fn bind_base_into(lo: &[F], hi: &[F], r: Self, out: &mut [Self]) {
-        for ((o, l), h) in out.iter_mut().zip(lo).zip(hi) {
-            *o = Self::from_base(*l) + r.mul_base(*h - *l);
-        }
-    }
-}
-
-/// [`ExtensionOf::bind_base_into`] for an extension of Goldilocks of degree `D`: per
-/// block, the difference once, then each coordinate `[k = 0]·lo + r_k·Δ` with the base
-/// field's lane kernels.
-fn bind_goldilocks_into<E: ExtensionOf<Goldilocks>, const D: usize>(
-    lo: &[Goldilocks],
-    hi: &[Goldilocks],
-    r: E,
-    out: &mut [E],
-) {
-    const BLOCK: usize = 256;
-    let be = fastzk_field::goldilocks::packed::Backend::detect();
-    let mut diff = [Goldilocks::ZERO; BLOCK];
-    let mut coords = [[Goldilocks::ZERO; BLOCK]; D];
-    let n = out.len().min(lo.len()).min(hi.len());
-    for ((o, l), h) in out[..n]
-        .chunks_mut(BLOCK)
-        .zip(lo[..n].chunks(BLOCK))
-        .zip(hi[..n].chunks(BLOCK))
-    {
-        let m = o.len();
-        let d = &mut diff[..m];
-        d.copy_from_slice(h);
-        be.sub_assign(d, l).expect("equal blocks");
-        for (k, c) in coords.iter_mut().enumerate() {
-            let c = &mut c[..m];
-            c.copy_from_slice(d);
-            be.scale(c, r.coeff(k));
-            if k == 0 {
-                be.add_assign(c, l).expect("equal blocks");
-            }
-        }
-        for (j, x) in o.iter_mut().enumerate() {
-            *x = E::from_coeffs(&std::array::from_fn::<_, D, _>(|k| coords[k][j]));
-        }
-    }
 }
 
 macro_rules! itself {
@@ -146,9 +101,6 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt2 {
     fn mul_base(&self, b: Goldilocks) -> Self {
         Self::new(self.c0 * b, self.c1 * b)
     }
-    fn bind_base_into(lo: &[Goldilocks], hi: &[Goldilocks], r: Self, out: &mut [Self]) {
-        bind_goldilocks_into::<Self, 2>(lo, hi, r, out)
-    }
 }
 
 impl ExtensionOf<Goldilocks> for GoldilocksExt3 {
@@ -176,9 +128,6 @@ impl ExtensionOf<Goldilocks> for GoldilocksExt3 {
     #[inline]
     fn dot_base(pairs: impl Iterator<Item = (Self, Goldilocks)>) -> Self {
         fastzk_field::sum_of_ext3_base_products(pairs)
-    }
-    fn bind_base_into(lo: &[Goldilocks], hi: &[Goldilocks], r: Self, out: &mut [Self]) {
-        bind_goldilocks_into::<Self, 3>(lo, hi, r, out)
     }
 }
 

@@ -11,6 +11,7 @@ use fastzk_gpu::msm::ResidentBases;
 use fastzk_gpu::spmv::{DeviceMatrix, DeviceSpmv};
 use fastzk_gpu::{DeviceCurve, DeviceMsm, DeviceNtt};
 use fastzk_msm::PreparedBases;
+use fastzk_multilinear::mle::eq_table;
 use fastzk_poly::{Order, Radix2Domain, Subgroup, Transform, TwoAdicTransform};
 use fastzk_r1cs::Csr;
 use rayon::prelude::*;
@@ -34,7 +35,33 @@ fn zero_padded<F: KernelField>(i: usize, m: &[F], k: usize, log_width: usize) ->
     v
 }
 
+/// Entry `i` of `eq(r, ·)` from the tables of `r`'s two halves: the high half's entry at
+/// `i`'s top bits times the low half's at its `lo_bits` low bits.
+#[kernel]
+fn eq_from_halves<F: KernelField>(i: usize, hi: &[F], lo: &[F], lo_bits: usize) -> F {
+    hi[i >> lo_bits] * lo[i & ((1 << lo_bits) - 1)]
+}
+
+/// Variables below which `eq(r, ·)` is made whole on the host (a table of at most
+/// 2^11 entries).
+const EQ_ON_HOST_BELOW: usize = 12;
+
 impl Task<'_> {
+    /// `eq(r, x)` for every `x` of the hypercube, in `fastzk_multilinear::eq_table`'s
+    /// order, on the context: the tables of `r`'s two halves (`2^(n/2)` entries each)
+    /// are made on the host and their products where the context runs, so a device
+    /// receives two short tables, not the `2^n` entries.
+    pub fn eq_table<F: KernelField>(&mut self, r: &[F]) -> Result<FieldVec<F>, RuntimeError> {
+        let ctx = self.context();
+        if r.len() < EQ_ON_HOST_BELOW {
+            return Ok(ctx.vec(eq_table(r)));
+        }
+        let h = r.len() / 2;
+        let (hi, lo) = (ctx.vec(eq_table(&r[..h])), ctx.vec(eq_table(&r[h..])));
+        let args = [Arg::Vec(&hi), Arg::Vec(&lo), Arg::Int(r.len() - h)];
+        self.map(EqFromHalves, 1 << r.len(), &args)
+    }
+
     /// The Reed–Solomon codewords of the rows of `k` values in `messages` (row-major):
     /// each row padded with zeros to `width` (a power of two, at least `k`) and
     /// transformed on the field's subgroup of that size, in one batch. Orion's encoding

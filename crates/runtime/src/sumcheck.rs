@@ -9,11 +9,10 @@
 //! `hi = t[2^(k−1)..]`: round pairs are `(lo[j], hi[j])`, and binding writes the next
 //! round's halves directly (`lo'[j]` from pair `j`, `hi'[j]` from pair `j + 2^(k−2)`).
 
-use fastzk_multilinear::mle::eq_table;
 use fastzk_multilinear::sumcheck::{absorb_round, eq_factor, eq_round_message, Masking};
 use fastzk_multilinear::{Absorb, Transcript};
 
-use crate::{kernel, Arg, FieldVec, Kernel, KernelField, RuntimeError, Sum, Task};
+use crate::{kernel, Arg, Context, FieldVec, Kernel, KernelField, RuntimeError, Sum, Task};
 
 /// The message of a round, `s(0), s(2), s(3)`, from pair `j`.
 #[kernel]
@@ -218,15 +217,40 @@ fn halves<F: KernelField>(t: &[FieldVec<F>]) -> Vec<Arg<'_, F>> {
     t.iter().map(Arg::Vec).collect()
 }
 
+/// A table a driver takes: a host vector (moved into the task's context) or a vector
+/// already there (made by an earlier kernel, on the device where it runs).
+pub trait Table<F: KernelField> {
+    fn entries(&self) -> usize;
+    fn into_layer(self, ctx: &Context) -> FieldVec<F>;
+}
+
+impl<F: KernelField> Table<F> for Vec<F> {
+    fn entries(&self) -> usize {
+        self.len()
+    }
+    fn into_layer(self, ctx: &Context) -> FieldVec<F> {
+        ctx.vec(self)
+    }
+}
+
+impl<F: KernelField> Table<F> for FieldVec<F> {
+    fn entries(&self) -> usize {
+        self.len()
+    }
+    fn into_layer(self, _: &Context) -> FieldVec<F> {
+        self
+    }
+}
+
 /// Each table as a vector of `task`'s context, split into its halves (no copy).
-fn split_halves<F: KernelField, const K: usize>(
+fn split_halves<F: KernelField, T: Table<F>, const K: usize>(
     task: &Task<'_>,
-    tables: [Vec<F>; K],
+    tables: [T; K],
 ) -> Result<Vec<FieldVec<F>>, RuntimeError> {
     let mut halves_of = Vec::with_capacity(2 * K);
     for t in tables {
-        let half = t.len() / 2;
-        let (lo, hi) = task.context().vec(t).split_at(half)?;
+        let half = t.entries() / 2;
+        let (lo, hi) = t.into_layer(task.context()).split_at(half)?;
         halves_of.extend([lo, hi]);
     }
     Ok(halves_of)
@@ -248,9 +272,9 @@ pub type Product3Run<F> = ProductRun<F, 3>;
 
 /// All rounds of the sumcheck of `a·b·c` from `claim` on `task`'s context, tables of one
 /// power-of-two length of at least 2 (taken, as `run_fused` takes them).
-pub fn prove_product3<F: KernelField + Absorb>(
+pub fn prove_product3<F: KernelField + Absorb, T: Table<F>>(
     task: &mut Task<'_>,
-    tables: [Vec<F>; 3],
+    tables: [T; 3],
     claim: F,
     transcript: &mut Transcript,
 ) -> Result<Product3Run<F>, RuntimeError> {
@@ -265,9 +289,9 @@ pub fn prove_product3<F: KernelField + Absorb>(
 
 /// All rounds of the sumcheck of `a·b` from `claim` (Spartan's inner sumcheck), as
 /// [`prove_product3`].
-pub fn prove_product2<F: KernelField + Absorb>(
+pub fn prove_product2<F: KernelField + Absorb, T: Table<F>>(
     task: &mut Task<'_>,
-    tables: [Vec<F>; 2],
+    tables: [T; 2],
     claim: F,
     transcript: &mut Transcript,
 ) -> Result<ProductRun<F, 2>, RuntimeError> {
@@ -283,9 +307,9 @@ pub fn prove_product2<F: KernelField + Absorb>(
 /// The rounds of a product of `K` tables: `message` sums the first message over the
 /// pairs, `round` binds and sums the next one (its first `2K` outputs the next round's
 /// halves), `last` binds the last pair.
-fn prove_product<F, const K: usize, M, R, L>(
+fn prove_product<F, T: Table<F>, const K: usize, M, R, L>(
     task: &mut Task<'_>,
-    tables: [Vec<F>; K],
+    tables: [T; K],
     claim: F,
     transcript: &mut Transcript,
     (message, round, last): (M, R, L),
@@ -296,9 +320,9 @@ where
     R: Kernel<F>,
     L: Kernel<F>,
 {
-    let len = tables[0].len();
-    if !len.is_power_of_two() || len < 2 || tables.iter().any(|t| t.len() != len) {
-        let lens: Vec<usize> = tables.iter().map(Vec::len).collect();
+    let len = tables[0].entries();
+    if !len.is_power_of_two() || len < 2 || tables.iter().any(|t| t.entries() != len) {
+        let lens: Vec<usize> = tables.iter().map(Table::entries).collect();
         return Err(RuntimeError::Call {
             kernel: R::NAME,
             what: format!("tables of one power-of-two length, at least 2 ({lens:?} given)"),
@@ -339,9 +363,9 @@ pub type EqR1csRun<F> = (Vec<Vec<F>>, Vec<F>, F, [Vec<F>; 3], F);
 /// `fastzk_multilinear::sumcheck::run_fused_eq` with `g = a·b − c`, degree 2. The
 /// tables (of one power-of-two length `2^n`, `n = q.len()`, `count ≤ n`) are taken.
 #[allow(clippy::too_many_arguments)]
-pub fn prove_eq_r1cs<F: KernelField + Absorb>(
+pub fn prove_eq_r1cs<F: KernelField + Absorb, T: Table<F>>(
     task: &mut Task<'_>,
-    tables: [Vec<F>; 3],
+    tables: [T; 3],
     q: &[F],
     mut alpha: F,
     claim: F,
@@ -349,13 +373,13 @@ pub fn prove_eq_r1cs<F: KernelField + Absorb>(
     masking: Option<&Masking<'_, F>>,
     transcript: &mut Transcript,
 ) -> Result<EqR1csRun<F>, RuntimeError> {
-    let len = tables[0].len();
+    let len = tables[0].entries();
     if !len.is_power_of_two()
         || len != 1 << q.len()
         || count > q.len()
-        || tables.iter().any(|t| t.len() != len)
+        || tables.iter().any(|t| t.entries() != len)
     {
-        let lens: Vec<usize> = tables.iter().map(Vec::len).collect();
+        let lens: Vec<usize> = tables.iter().map(Table::entries).collect();
         return Err(RuntimeError::Call {
             kernel: <R1csEqRound as Kernel<F>>::NAME,
             what: format!(
@@ -366,12 +390,13 @@ pub fn prove_eq_r1cs<F: KernelField + Absorb>(
         });
     }
     if count == 0 {
-        return Ok((Vec::new(), Vec::new(), claim, tables, alpha));
+        let [a, b, c] = tables.map(|t| t.into_layer(task.context()).into_vec());
+        return Ok((Vec::new(), Vec::new(), claim, [a?, b?, c?], alpha));
     }
     let mut half = len / 2;
     let mut halves_of = split_halves(task, tables)?;
     // eq(q_>i, ·) for round i's pairs, folded on the context round by round.
-    let mut e = task.context().vec(eq_table(&q[1..]));
+    let mut e = task.eq_table(&q[1..])?;
     let first = task.map_reduce(R1csEqMessage, Sum, half, &with_weights(&halves_of, &e))?;
     let mut t = vec![first[0], F::ZERO, first[1]];
     let (mut rounds, mut point, mut running) = (Vec::new(), Vec::new(), claim);

@@ -254,6 +254,20 @@ fn base_inputs_match_plain_loops<F: KernelField>(on_device: bool) {
     }
 }
 
+/// `eq(r, ·)` on the context against the multilinear crate's table, on both sides of the
+/// size below which it is made on the host, with edge coordinates among random ones.
+fn eq_tables_match<F: KernelField>(on_device: bool) {
+    for ctx in contexts(on_device) {
+        let mut task = ctx.task().unwrap();
+        for n in [0usize, 1, 5, 11, 12, 13, 16] {
+            let r = inputs::<F>(700 + n as u64, n);
+            let got = task.eq_table(&r).unwrap().to_vec().unwrap();
+            let want = fastzk_multilinear::mle::eq_table(&r);
+            assert!(got == want, "n = {n}, {}", ctx.describe());
+        }
+    }
+}
+
 fn mixed_plain<F: Field>(v: &[F], i: usize, stride: usize) -> F {
     let x = v[((i * stride) % 7 + (i >> 1)) % 5];
     let x = if i % 2 == 1 { x.square() } else { -x.double() };
@@ -1076,6 +1090,19 @@ fn main() {
     t.plain(
         "cpu::lift_is_the_field_embedding",
         lift_is_the_field_embedding,
+    );
+    t.plain("cpu::eq_table::goldilocks_ext3", || {
+        eq_tables_match::<GoldilocksExt3>(false)
+    });
+    t.when(
+        "device::layer::eq_table::goldilocks_ext3",
+        device_available(),
+        || eq_tables_match::<GoldilocksExt3>(true),
+    );
+    t.when(
+        "device::layer::eq_table::bn254_fr",
+        device_available(),
+        || eq_tables_match::<bn254::Fr>(true),
     );
     t.plain("cpu::bad_calls", || bad_calls_are_errors(false));
     t.when("device::layer::bad_calls", device_available(), || {

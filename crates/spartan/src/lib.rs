@@ -35,13 +35,12 @@
 //! never the R1CS.
 
 use fastzk_field::NttField;
-use fastzk_multilinear::mle::bind_first_in_place;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, HashKind, Transcript, UnivariateMask};
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams, PcsError};
 use fastzk_r1cs::{first_unsatisfied, Csr, R1cs, R1csError};
 use fastzk_runtime::sumcheck::{prove_eq_r1cs, prove_product2};
-use fastzk_runtime::{Context, KernelField, Matrix, RuntimeError};
+use fastzk_runtime::{Context, FieldVec, KernelField, Matrix, RuntimeError};
 use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
@@ -53,9 +52,10 @@ pub mod format;
 pub trait LayerField: NttField + KernelField {}
 impl<F: NttField + KernelField> LayerField for F {}
 
-/// Its challenge field, on the layer too.
-pub trait LayerExtension<F: NttField>: ExtensionOf<F> + KernelField {}
-impl<F: NttField, E: ExtensionOf<F> + KernelField> LayerExtension<F> for E {}
+/// Its challenge field, on the layer too, with `F` as its kernels' base.
+pub trait LayerExtension<F: NttField>: ExtensionOf<F> + KernelField<Base = F> {}
+impl<F: NttField, E: ExtensionOf<F> + KernelField<Base = F>> LayerExtension<F> for E {}
+mod rounds;
 pub mod soundness;
 pub mod spark;
 pub use soundness::{soundness, soundness_snark, Soundness, TARGET_BITS};
@@ -841,6 +841,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
             return Err(R1csError::Unsatisfied { index }.into());
         }
     }
+    let products = [az, bz, cz].map(|v| ctx.vec(v));
     watch.lap("Az, Bz, Cz (and the witness check)");
     let public = &z[1..=layout.n_public];
     let statement = snark.map_or_else(|| Statement::nizk(r1cs), |pk| Statement::snark(&pk.vk));
@@ -889,7 +890,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     let claim = rho * outer_mask_sum;
     t.append_elements(b"sumcheck claim", &[claim]);
     let (outer_rounds, r_x, claims) =
-        outer_sumcheck(ctx, &tau, [&az, &bz, &cz], &masks, rho, claim, &mut t)?;
+        outer_sumcheck(ctx, &tau, &products, &masks, rho, claim, &mut t)?;
     t.append_elements(b"outer claims", &claims);
     watch.lap("outer sumcheck");
 
@@ -905,21 +906,22 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     let eq_rx = snark.and(Some(eq_rx));
     watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
-    let inner_mask_sum =
-        sum_over_chunks::<E, 1>(2 * half, |js| [E::dot_base(js.map(|j| (m[j], mask_r[j])))])[0];
+    let mut task = ctx.task()?;
+    let (m, zv, maskv) = (ctx.vec(m), ctx.vec(z_cols), ctx.vec(mask_r));
+    let inner_mask_sum = rounds::dot_base(&mut task, &m, &maskv)?;
     t.append_elements(b"inner mask sum", &[inner_mask_sum]);
     let rho_in: E = t.challenge(b"inner mask");
     let claim = inner_claim + rho_in * inner_mask_sum;
     t.append_elements(b"sumcheck claim", &[claim]);
     // log_cols ≥ 1 always (the public half exists): round one with Z and R in the base
     // field.
-    let msg = inner_first_round(&m, &z_cols, &mask_r, rho_in);
+    let msg = rounds::inner_first(&mut task, &m, &zv, &maskv, rho_in)?;
     let (r, running) = sumcheck::absorb_round(&msg, claim, &mut t);
-    // The other rounds on the layer (a product of two tables; none left when one column
-    // pair is all there is).
-    let tables = [bound(m, r), bind_masked(&z_cols, &mask_r, rho_in, r)];
+    // The other rounds: a product of two tables (none left when one column pair is all
+    // there is).
+    let tables = rounds::bind_inner(&mut task, &m, &zv, &maskv, rho_in, r)?;
     let (mut inner_rounds, mut inner_point) = if tables[0].len() >= 2 {
-        let run = prove_product2(&mut ctx.task()?, tables, running, &mut t)?;
+        let run = prove_product2(&mut task, tables, running, &mut t)?;
         (run.0, run.1)
     } else {
         (Vec::new(), Vec::new())
@@ -986,17 +988,16 @@ fn layer_encoder<F: LayerField>(
 /// two values left. Returns the messages, `r_x`, and the four claims.
 type OuterRun<E> = (Vec<Vec<E>>, Vec<E>, [E; 4]);
 
-fn outer_sumcheck<F: NttField, E: LayerExtension<F>>(
+fn outer_sumcheck<F: LayerField, E: LayerExtension<F>>(
     ctx: &Context,
     tau: &[E],
-    [az, bz, cz]: [&[F]; 3],
+    products: &[FieldVec<F>; 3],
     masks: &Masks<E>,
     rho: E,
     claim: E,
     t: &mut Transcript,
 ) -> Result<OuterRun<E>, SpartanError> {
     let l = tau.len();
-    let eq = eq_table(tau);
     let masking = Masking {
         mask: &masks.outer,
         rho,
@@ -1004,23 +1005,28 @@ fn outer_sumcheck<F: NttField, E: LayerExtension<F>>(
     };
     let mut rounds = Vec::with_capacity(l);
     let mut point = Vec::with_capacity(l);
-    let lift = |v: &[F]| v.iter().map(|&x| E::from_base(x)).collect::<Vec<E>>();
+    let mut task = ctx.task()?;
+    let [az, bz, cz] = products;
     let (last, running) = if l == 1 {
-        (vec![eq, lift(az), lift(bz), lift(cz)], claim)
+        let lift = |v: &FieldVec<F>| -> Result<Vec<E>, RuntimeError> {
+            Ok(v.to_vec()?.into_iter().map(E::from_base).collect())
+        };
+        (vec![eq_table(tau), lift(az)?, lift(bz)?, lift(cz)?], claim)
     } else {
         // Round one in the base field (Az, Bz, Cz are base-field tables; only eq(τ, ·)
         // is in the extension), then the generic rounds on tables of half size.
-        let mut msg = outer_first_round(&eq, az, bz, cz);
+        let eq = task.eq_table(tau)?;
+        let mut msg = rounds::outer_first(&mut task, &eq, [az, bz, cz])?;
+        drop(eq);
         masking.add(&mut msg, &[]);
         let (r, running) = sumcheck::absorb_round(&msg, claim, t);
         rounds.push(msg);
         point.push(r);
         // The middle rounds with eq(τ, ·) factored out (Gruen): α = eq(τ_0, r_0) so far.
-        drop(eq);
         let alpha = eq_eval(&tau[..1], &[r]).expect("one coordinate");
-        let tables = [bind_base(az, r), bind_base(bz, r), bind_base(cz, r)];
+        let tables = rounds::bind_tables(&mut task, [az, bz, cz], r)?;
         let (more, at, running, [a, b, c], alpha) = prove_eq_r1cs(
-            &mut ctx.task()?,
+            &mut task,
             tables,
             &tau[1..],
             alpha,
@@ -1082,115 +1088,6 @@ fn fill_random<F: NttField, R: RngCore + ?Sized>(out: &mut [F], rng: &mut R) {
             let mut r = ChaCha20Rng::from_seed(seed);
             chunk.iter_mut().for_each(|x| *x = F::random(&mut r));
         });
-}
-
-/// Pairs per rayon task in the base-field first rounds.
-const FIRST_ROUND_CHUNK: usize = 1 << 12;
-
-/// A base-field table with its first variable bound to an extension challenge
-/// ([`ExtensionOf::bind_base_into`]: Goldilocks' packed lanes), in parallel blocks.
-fn bind_base<F: NttField, E: ExtensionOf<F>>(v: &[F], r: E) -> Vec<E> {
-    let (lo, hi) = v.split_at(v.len() / 2);
-    let mut out = vec![E::ZERO; lo.len()];
-    out.par_chunks_mut(FIRST_ROUND_CHUNK)
-        .zip(
-            lo.par_chunks(FIRST_ROUND_CHUNK)
-                .zip(hi.par_chunks(FIRST_ROUND_CHUNK)),
-        )
-        .for_each(|(o, (l, h))| E::bind_base_into(l, h, r, o));
-    out
-}
-
-/// `v` with its first variable bound to `r`.
-fn bound<E: fastzk_field::Field>(mut v: Vec<E>, r: E) -> Vec<E> {
-    bind_first_in_place(&mut v, r);
-    v
-}
-
-/// The outer sumcheck's first message `s(0), s(2), s(3)` for `eq·(Az·Bz − Cz)`, with
-/// `Az·Bz − Cz` at each point computed in the base field and one base-by-extension
-/// product by `eq`, summed and reduced once per chunk (the generic round would lift all
-/// four tables).
-fn outer_first_round<F: NttField, E: ExtensionOf<F>>(
-    eq: &[E],
-    az: &[F],
-    bz: &[F],
-    cz: &[F],
-) -> Vec<E> {
-    let half = eq.len() / 2;
-    // The pair's values at t = 0, 1 give those at t = 2, 3 by steps of the difference.
-    let at = |j: usize, steps: usize| {
-        let (mut a, mut b, mut c, mut e) = (az[j + half], bz[j + half], cz[j + half], eq[j + half]);
-        let (da, db, dc, de) = (a - az[j], b - bz[j], c - cz[j], e - eq[j]);
-        for _ in 1..steps {
-            (a, b, c, e) = (a + da, b + db, c + dc, e + de);
-        }
-        (e, a * b - c)
-    };
-    sum_over_chunks::<E, 3>(half, |js| {
-        [
-            E::dot_base(js.clone().map(|j| (eq[j], az[j] * bz[j] - cz[j]))),
-            E::dot_base(js.clone().map(|j| at(j, 2))),
-            E::dot_base(js.map(|j| at(j, 3))),
-        ]
-    })
-}
-
-/// The inner sumcheck's first message `s(0), s(2)` for `M·(Z + ρ'·R)` with `Z` and `R`
-/// in the base field.
-fn inner_first_round<F: NttField, E: ExtensionOf<F>>(
-    m: &[E],
-    z: &[F],
-    mask: &[F],
-    rho: E,
-) -> Vec<E> {
-    let half = m.len() / 2;
-    let two = |v: &[F], j: usize| v[j + half] + v[j + half] - v[j];
-    let s = sum_over_chunks::<E, 4>(half, |js| {
-        let m2 = |j: usize| m[j + half] + m[j + half] - m[j];
-        [
-            E::dot_base(js.clone().map(|j| (m[j], z[j]))),
-            E::dot_base(js.clone().map(|j| (m[j], mask[j]))),
-            E::dot_base(js.clone().map(|j| (m2(j), two(z, j)))),
-            E::dot_base(js.map(|j| (m2(j), two(mask, j)))),
-        ]
-    });
-    vec![s[0] + rho * s[1], s[2] + rho * s[3]]
-}
-
-/// `Z + ρ'·R` with its first variable bound to `r`: `z_0 + ρ'·R_0 + r·Δz + r·ρ'·ΔR`
-/// with the differences in the base field, so three base-by-extension products summed
-/// and reduced once (not an extension product).
-fn bind_masked<F: NttField, E: ExtensionOf<F>>(z: &[F], mask: &[F], rho: E, r: E) -> Vec<E> {
-    let half = z.len() / 2;
-    let r_rho = r * rho;
-    (0..half)
-        .into_par_iter()
-        .with_min_len(FIRST_ROUND_CHUNK)
-        .map(|j| {
-            let (dz, dm) = (z[j + half] - z[j], mask[j + half] - mask[j]);
-            E::from_base(z[j]) + E::dot_base([(rho, mask[j]), (r, dz), (r_rho, dm)].into_iter())
-        })
-        .collect()
-}
-
-/// The sums `sums(range)` returns over chunks of `0..n`, computed in parallel and added
-/// up: a round message's `K` values (each chunk may reduce its sums once).
-fn sum_over_chunks<E: fastzk_field::Field, const K: usize>(
-    n: usize,
-    sums: impl Fn(std::ops::Range<usize>) -> [E; K] + Sync + Send,
-) -> Vec<E> {
-    (0..n.div_ceil(FIRST_ROUND_CHUNK))
-        .into_par_iter()
-        .map(|c| sums(c * FIRST_ROUND_CHUNK..((c + 1) * FIRST_ROUND_CHUNK).min(n)))
-        .reduce(
-            || [E::ZERO; K],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            },
-        )
-        .to_vec()
 }
 
 /// Checks a proof that the circuit is satisfied with these public inputs.
