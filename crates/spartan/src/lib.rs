@@ -600,8 +600,8 @@ pub fn prove_timed<F: LayerField, E: LayerExtension<F>>(
 }
 
 /// [`prove_timed`] in `ctx`: the steps written on the single-source layer (`Az, Bz, Cz`,
-/// the outer and inner sumchecks' middle rounds, the commitments' Reed–Solomon encoding)
-/// run on its device; the proof is the CPU's.
+/// both sumchecks but the outer one's last round, the commitments' Reed–Solomon
+/// encoding) run on its device; the proof is the CPU's.
 pub fn prove_timed_on<F: LayerField, E: LayerExtension<F>>(
     ctx: &Context,
     params: &SpartanParams,
