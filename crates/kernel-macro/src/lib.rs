@@ -1,5 +1,5 @@
 //! `#[kernel]` and `#[reducer]`: a data-parallel loop body written once, in a subset of
-//! Rust over one field type, becomes both the CPU loop (the function itself, called by the
+//! Rust over one field type (and its base), becomes both the CPU loop (the function itself, called by the
 //! runtime's rayon loop) and device source in the GPU backend's C dialect (translated
 //! here). Use them through `fastzk_runtime`, which re-exports them.
 //!
@@ -17,8 +17,8 @@
 //! the field's base (`F::Base`, `F::Base::ZERO`, …) and between the two `x.mul_by_base(b)`
 //! and `F::lift(b)`; `usize` arithmetic, shifts, bit operations and comparisons; reads of
 //! input arrays (`&[F]` and `&[F::Base]` parameters) and of local `[F; K]` arrays, writes
-//! to local arrays. Reads past an array's
-//! end and division by zero are faults the runtime reports as errors, on both sides.
+//! to local arrays. Reads past an array's end and division by zero are faults the runtime
+//! reports as errors, on both sides.
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;

@@ -4,8 +4,9 @@
 //! element (`Field`), an element of the field's base (`Base`, `F::Base`: the field itself
 //! for a prime field, the field below for an extension), an index (`Int`, `usize` in Rust
 //! and `u64` in C), a truth value, an input array over either (read-only,
-//! bounds-checked) or a local array of field elements of fixed length. Anything outside the subset is a compile error that says what is not allowed,
-//! at the tokens that are not.
+//! bounds-checked) or a local array of field elements of fixed length. Anything outside
+//! the subset is a compile error that says what is not allowed, at the tokens that are
+//! not.
 //!
 //! The C is a template over the field: `FZ_F` is its type and `KF(op)` names its
 //! operations (`KF(add)` is `bn254_fr_add` for BN254's scalars), so one translation serves
@@ -182,12 +183,8 @@ pub fn signature(f: &ItemFn) -> Result<Signature> {
             ty if is_ident_type(ty, &fname) => Param::Field(name),
             ty if is_ident_type(ty, "usize") => Param::Int(name),
             ty => {
-                return err(
-                    ty.span(),
-                    format!(
-                    "a kernel parameter is `&[{fname}]`, `&[{fname}::Base]`, `{fname}` or `usize`"
-                ),
-                )
+                let allowed = format!("`&[{fname}]`, `&[{fname}::Base]`, `{fname}` or `usize`");
+                return err(ty.span(), format!("a kernel parameter is {allowed}"));
             }
         };
         params.push(p);

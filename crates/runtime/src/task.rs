@@ -324,6 +324,18 @@ impl<'c> Task<'c> {
         Ok((buf, self.stream().record()?))
     }
 
+    /// `v`'s device copy (uploaded on this task's stream if it has none) and its length,
+    /// for work this task issues next (its stream waits for the copy).
+    fn on_device<G: KernelField>(
+        &mut self,
+        dev: &'c Device,
+        v: &FieldVec<G>,
+    ) -> Result<(Arc<Buffer>, usize), RuntimeError> {
+        let (buf, ready) = v.device_copy(|w| self.upload(dev, w))?;
+        self.stream().wait(&ready)?;
+        Ok((buf, v.len()))
+    }
+
     /// Issues the kernel's `fzk_run` over `threads` threads for `n` indices on this task's stream, after
     /// its vector arguments are on the device (moved there on this stream, or waited for
     /// where another stream is making them).
@@ -340,19 +352,11 @@ impl<'c> Task<'c> {
     ) -> Result<(), RuntimeError> {
         let mut bufs = Vec::new();
         for a in args {
-            let (buf, ready, len) = match a {
-                Arg::Vec(v) => {
-                    let (b, r) = v.device_copy(|w| self.upload(dev, w))?;
-                    (b, r, v.len())
-                }
-                Arg::BaseVec(v) => {
-                    let (b, r) = v.device_copy(|w| self.upload(dev, w))?;
-                    (b, r, v.len())
-                }
-                _ => continue,
-            };
-            self.stream().wait(&ready)?;
-            bufs.push((buf, len));
+            match a {
+                Arg::Vec(v) => bufs.push(self.on_device(dev, v)?),
+                Arg::BaseVec(v) => bufs.push(self.on_device(dev, v)?),
+                _ => {}
+            }
         }
         if self.flag.is_none() {
             self.flag = Some(alloc_words(dev, 1)?);

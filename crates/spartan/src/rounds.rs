@@ -273,10 +273,12 @@ mod tests {
                 "n = {n}"
             );
 
+            let bind = |t: &[E]| -> Vec<E> {
+                (0..half).map(|j| t[j] + r * (t[j + half] - t[j])).collect()
+            };
             let bound = bind_tables(&mut task, [&av, &bv, &cv], r).unwrap();
             for (got, t) in bound.iter().zip([&al, &bl, &cl]) {
-                let want: Vec<E> = (0..half).map(|j| t[j] + r * (t[j + half] - t[j])).collect();
-                assert_eq!(got.to_vec().unwrap(), want, "n = {n}");
+                assert_eq!(got.to_vec().unwrap(), bind(t), "n = {n}");
             }
 
             let s = |v: &[E], t: u64| -> E {
@@ -296,9 +298,6 @@ mod tests {
 
             let [mb, zb] = bind_inner(&mut task, &mv, &zv, &maskv, rho, r).unwrap();
             let zr: Vec<E> = zl.iter().zip(&ml).map(|(x, y)| *x + rho * *y).collect();
-            let bind = |t: &[E]| -> Vec<E> {
-                (0..half).map(|j| t[j] + r * (t[j + half] - t[j])).collect()
-            };
             assert_eq!(mb.to_vec().unwrap(), bind(&m), "n = {n}");
             assert_eq!(zb.to_vec().unwrap(), bind(&zr), "n = {n}");
         }
