@@ -891,6 +891,8 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     t.append_elements(b"sumcheck claim", &[claim]);
     let (outer_rounds, r_x, claims) =
         outer_sumcheck(ctx, &tau, &products, &masks, rho, claim, &mut t)?;
+    // Read by the outer sumcheck only: not held through M(r_x, ·) and the inner one.
+    drop(products);
     t.append_elements(b"outer claims", &claims);
     watch.lap("outer sumcheck");
 
