@@ -285,6 +285,17 @@ DEVICE u64 fz_rem(u64 a, u64 b, u32 *fault) {
 }
 "#;
 
+/// `KF(from_base)` and `KF(mul_base)` where `F`'s definition has none: an extension's
+/// brings its products by the base; a prime field is its own base.
+pub(crate) fn base_products<F: KernelField>() -> &'static str {
+    if <F::Base as DeviceField>::DEVICE_NAME == F::DEVICE_NAME {
+        "DEVICE FZ_F KF(from_base)(FZ_B b) { return b; }\n\
+         DEVICE FZ_F KF(mul_base)(FZ_F a, FZ_B b) { return KF(mul)(a, b); }\n"
+    } else {
+        ""
+    }
+}
+
 /// The program a device context builds for kernel `K` over `F` storing `vectors` outputs
 /// and reducing the rest with `R`, for work-groups of `group` threads (a power of two):
 /// to compile it elsewhere (NVRTC in CI, the static model).
@@ -312,14 +323,7 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
         <F::Base as DeviceField>::DEVICE_NAME
     );
     c.push_str(HELPERS);
-    // An extension's definition brings its products by the base; a prime field is its
-    // own base.
-    if <F::Base as DeviceField>::DEVICE_NAME == F::DEVICE_NAME {
-        c.push_str(
-            "DEVICE FZ_F KF(from_base)(FZ_B b) { return b; }\n\
-             DEVICE FZ_F KF(mul_base)(FZ_F a, FZ_B b) { return KF(mul)(a, b); }\n",
-        );
-    }
+    c.push_str(base_products::<F>());
     c.push_str(K::DEVICE_C);
     // Parameters and the call's arguments, in the kernel's order.
     let (mut params, mut call, mut unpack) = (Vec::new(), Vec::new(), String::new());

@@ -29,6 +29,7 @@
 // The macros name this crate by its path, here too.
 extern crate self as fastzk_runtime;
 
+mod columns;
 mod context;
 mod library;
 pub mod sumcheck;
@@ -37,6 +38,7 @@ mod vec;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use columns::{transposed_source, Transposed};
 pub use context::{program_source, Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
 pub use library::{Matrix, Points};

@@ -273,7 +273,7 @@ impl<'a, C: DeviceCurve> Points<'a, C> {
 
 /// A copy of something per device, made at its first use there (a key's points, a
 /// matrix): host data outlives contexts, so the copy is kept by the data.
-struct PerDevice<T>(Mutex<Vec<(Arc<fastzk_gpu::Device>, Arc<T>)>>);
+pub(crate) struct PerDevice<T>(Mutex<Vec<(Arc<fastzk_gpu::Device>, Arc<T>)>>);
 
 impl<T> Default for PerDevice<T> {
     fn default() -> Self {
@@ -282,7 +282,7 @@ impl<T> Default for PerDevice<T> {
 }
 
 impl<T> PerDevice<T> {
-    fn get_or_upload(
+    pub(crate) fn get_or_upload(
         &self,
         dev: &Arc<fastzk_gpu::Device>,
         upload: impl FnOnce() -> Result<T, RuntimeError>,
@@ -438,7 +438,7 @@ impl crate::Context {
     }
 
     /// The engine of type `E` for what `key` names, made once per context.
-    fn cached<E: Any + Send + Sync>(
+    pub(crate) fn cached<E: Any + Send + Sync>(
         &self,
         key: Vec<u8>,
         make: impl FnOnce() -> Result<E, RuntimeError>,

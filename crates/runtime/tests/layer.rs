@@ -987,6 +987,84 @@ fn spmv_from_tasks<F: KernelField>(on_device: bool) {
     }
 }
 
+/// The library's transposed products `Σ_k w_k·M_kᵀ·v` from a task: against a dense sum
+/// written here (base entries lifted into the field), for one to three matrices with
+/// empty columns, a column longer than a device chunk (32 entries), duplicate entries
+/// and edge values; shapes, weights and vectors that do not fit refused.
+fn transposed_from_tasks<E: KernelField>(on_device: bool) {
+    use fastzk_runtime::Transposed;
+    use rand::Rng;
+    type B<E> = <E as KernelField>::Base;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        let mut r = rng(12);
+        for (rows, cols, k) in [
+            (1usize, 1usize, 1usize),
+            (4, 3, 2),
+            (70, 40, 3),
+            (300, 257, 3),
+            (5, 0, 2),
+            (0, 6, 1),
+        ] {
+            let mats: Vec<fastzk_r1cs::Csr<B<E>>> = (0..k)
+                .map(|m| {
+                    let mut triplets = Vec::new();
+                    let values = inputs::<B<E>>(r.gen(), 4 * rows + 50);
+                    for row in 0..rows {
+                        // Column 1 (when there is one) fills up past a chunk.
+                        let long = cols > 1 && row % 2 == 0 && m == 0;
+                        let len = if cols == 0 { 0 } else { r.gen_range(0..=3) };
+                        for j in 0..len + usize::from(long) {
+                            let c = if j == len { 1 } else { r.gen_range(0..cols) };
+                            triplets.push((
+                                row as u32,
+                                c as u32,
+                                values[triplets.len() % values.len()],
+                            ));
+                        }
+                    }
+                    fastzk_r1cs::Csr::from_triplets(rows, cols, &triplets).unwrap()
+                })
+                .collect();
+            let refs: Vec<&fastzk_r1cs::Csr<B<E>>> = mats.iter().collect();
+            let t = Transposed::new(&refs).unwrap();
+            for seed in 0..2 {
+                let v = inputs::<E>(seed, rows);
+                let w = inputs::<E>(seed + 7, k);
+                let mut want = vec![E::ZERO; cols];
+                for (m, wk) in refs.iter().zip(&w) {
+                    for (i, c, a) in m.triplets() {
+                        want[c as usize] += *wk * v[i] * E::lift(a);
+                    }
+                }
+                let y = task.spmv_transposed(&t, &w, &ctx.vec(v)).unwrap();
+                assert_eq!(
+                    y.to_vec().unwrap(),
+                    want,
+                    "{rows}×{cols}, {k} matrices, {at}"
+                );
+            }
+            let e = task
+                .spmv_transposed(&t, &inputs::<E>(1, k + 1), &ctx.vec(inputs::<E>(1, rows)))
+                .err()
+                .expect("a weight too many");
+            assert!(e.to_string().contains("weights"), "{at}: {e}");
+            let e = task
+                .spmv_transposed(&t, &inputs::<E>(1, k), &ctx.vec(inputs::<E>(1, rows + 1)))
+                .err()
+                .expect("a row too many");
+            assert!(e.to_string().contains("rows"), "{at}: {e}");
+        }
+        let (a, b) = (
+            fastzk_r1cs::Csr::<B<E>>::zeros(3, 4).unwrap(),
+            fastzk_r1cs::Csr::<B<E>>::zeros(3, 5).unwrap(),
+        );
+        let e = Transposed::new(&[&a, &b]).err().expect("two shapes");
+        assert!(e.to_string().contains("matrix 1 is 3×5"), "{at}: {e}");
+    }
+}
+
 /// `lift` is the field crate's embedding of the base (checked where the field crate has
 /// one: the extensions).
 fn lift_is_the_field_embedding() {
@@ -1041,6 +1119,21 @@ fn nvrtc_compiles_layer_programs() {
             ptx.contains(".entry fzk_run"),
             "{name}: no fzk_run in the PTX"
         );
+    }
+    use fastzk_runtime::transposed_source;
+    for (name, src) in [
+        ("transposed, cubic", transposed_source::<GoldilocksExt3>()),
+        ("transposed, quadratic", transposed_source::<bn254::Fq2>()),
+        ("transposed, prime", transposed_source::<bn254::Fr>()),
+    ] {
+        let ptx =
+            fastzk_gpu::cuda::compile_ptx(&src, "sm_80").unwrap_or_else(|e| panic!("{name}: {e}"));
+        for entry in ["fzt_chunks", "fzt_columns"] {
+            assert!(
+                ptx.contains(&format!(".entry {entry}")),
+                "{name}: no {entry}"
+            );
+        }
     }
 }
 
@@ -1189,6 +1282,27 @@ fn main() {
         "device::layer::spmv::goldilocks",
         device_available(),
         || spmv_from_tasks::<Goldilocks>(true),
+    );
+    t.plain("cpu::spmv_transposed::goldilocks_ext3", || {
+        transposed_from_tasks::<GoldilocksExt3>(false)
+    });
+    t.plain("cpu::spmv_transposed::bn254_fr", || {
+        transposed_from_tasks::<bn254::Fr>(false)
+    });
+    t.when(
+        "device::layer::spmv_transposed::goldilocks_ext3",
+        device_available(),
+        || transposed_from_tasks::<GoldilocksExt3>(true),
+    );
+    t.when(
+        "device::layer::spmv_transposed::bn254_fq2",
+        device_available(),
+        || transposed_from_tasks::<bn254::Fq2>(true),
+    );
+    t.when(
+        "device::layer::spmv_transposed::bn254_fr",
+        device_available(),
+        || transposed_from_tasks::<bn254::Fr>(true),
     );
     t.when(
         "device::layer::nvrtc_compiles_programs",
