@@ -40,7 +40,9 @@ use fastzk_multilinear::{eq_eval, eq_table, HashKind, Transcript, UnivariateMask
 use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams, PcsError};
 use fastzk_r1cs::{first_unsatisfied, Csr, R1cs, R1csError};
 use fastzk_runtime::sumcheck::{prove_eq_r1cs, prove_product2};
-use fastzk_runtime::{Context, FieldVec, KernelField, Matrix, RuntimeError};
+use fastzk_runtime::{
+    kernel, Arg, Context, FieldVec, KernelField, Matrix, RuntimeError, Task, Transposed,
+};
 use rand_chacha::rand_core::{OsRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
@@ -326,6 +328,7 @@ impl<E: fastzk_field::Field> Masks<E> {
 /// What the mask slots add to the inner sumcheck's row `M(r_x, ·)`, as (column,
 /// coefficient): the claims are `w_A·(Az + m·α_A) + … + w_P·p(r_x)` with
 /// `m = r_l(1 − r_l)`, and each extension element sits in `DEGREE` base-field slots.
+/// (Their columns are consecutive from the layout's mask base, in order.)
 fn mask_entries<F: NttField, E: ExtensionOf<F>>(
     layout: &Layout,
     r_x: &[E],
@@ -403,93 +406,65 @@ fn transcript<F: NttField>(
     t
 }
 
-/// Columns per bucket of [`combined_columns`]' second pass: 2^13 extension elements
-/// (192 KiB for `GoldilocksExt3`) stay in a core's L2 cache.
-const SCATTER_BUCKET_BITS: usize = 13;
-/// Bytes of `(column, value)` pairs [`combined_columns`] buffers per round: rounds
-/// reuse the buckets, so the scratch stays a few MiB however large the circuit (fresh
-/// pages cost more here than the products written to them: a single round, 32 bytes
-/// per nonzero, was 6 % slower at 2^18 constraints and no faster at 2^20).
-const SCATTER_ROUND_BYTES: usize = 4 << 20;
-
-/// `rowᵀ·(r_A·A + r_B·B + r_C·C)`, a table over the columns, so that no write lands at
-/// random in a table larger than a cache: in rounds of rows (as many as
-/// [`SCATTER_ROUND_BYTES`] of pairs need), each task walks its share of the round and
-/// appends `(column, value)` to a bucket per block of `2^13` columns; then each block of
-/// the table sums its buckets from every task. (Scattering straight into a table of 2^21
-/// elements cost a cache miss per entry.)
-fn combined_columns<F: NttField, E: ExtensionOf<F>>(
-    r1cs: &R1cs<F>,
-    layout: &Layout,
-    row: &[E],
-    weights: [E; 3],
-) -> Vec<E> {
-    combined_columns_in_rounds(r1cs, layout, row, weights, SCATTER_ROUND_BYTES)
-}
-
-/// [`combined_columns`] with `round_bytes` of pairs per round (tests take tiny rounds).
-fn combined_columns_in_rounds<F: NttField, E: ExtensionOf<F>>(
-    r1cs: &R1cs<F>,
-    layout: &Layout,
-    row: &[E],
-    weights: [E; 3],
-    round_bytes: usize,
-) -> Vec<E> {
-    let mats: [&Csr<F>; 3] = [r1cs.a(), r1cs.b(), r1cs.c()];
-    let n_rows = r1cs.n_constraints();
-    let cols = 1usize << layout.log_cols;
-    let bits = SCATTER_BUCKET_BITS.min(layout.log_cols);
-    let n_buckets = cols >> bits;
-    let tasks = rayon::current_num_threads().max(1);
-    let nnz: usize = mats.iter().map(|m| m.nnz()).sum();
-    let pair = size_of::<(u32, E)>();
-    let rounds = (nnz * pair).div_ceil(round_bytes.max(1)).max(1);
-    let round_rows = n_rows.div_ceil(rounds).max(1);
-    // Each bucket's expected share of a round (buckets grow past it when a round's
-    // columns are uneven), and an eighth more.
-    let per_bucket = nnz.div_ceil(rounds * tasks * n_buckets);
-    let reserve = per_bucket + per_bucket / 8 + 16;
-    let mut parts: Vec<Vec<Vec<(u32, E)>>> = (0..tasks)
-        .map(|_| {
-            (0..n_buckets)
-                .map(|_| Vec::with_capacity(reserve))
-                .collect()
-        })
-        .collect();
-    let mut out = vec![E::ZERO; cols];
-    let mask = (1usize << bits) - 1;
-    for round in (0..n_rows).step_by(round_rows) {
-        let round_end = (round + round_rows).min(n_rows);
-        let per_task = (round_end - round).div_ceil(tasks).max(1);
-        parts.par_iter_mut().enumerate().for_each(|(k, buckets)| {
-            buckets.iter_mut().for_each(Vec::clear);
-            let start = (round + k * per_task).min(round_end);
-            let end = (start + per_task).min(round_end);
-            for (i, eq_i) in (start..end).zip(&row[start..end]) {
-                for (m, w) in mats.iter().zip(&weights) {
-                    let (cs, vs) = m.row(i);
-                    if cs.is_empty() {
-                        continue;
-                    }
-                    let wr = *w * *eq_i;
-                    for (c, a) in cs.iter().zip(vs) {
-                        let col = layout.column(*c as usize);
-                        buckets[col >> bits].push((col as u32, wr.mul_base(*a)));
-                    }
-                }
-            }
-        });
-        out.par_chunks_mut(1 << bits)
-            .enumerate()
-            .for_each(|(b, block)| {
-                for part in &parts {
-                    for &(col, v) in &part[b] {
-                        block[col as usize & mask] += v;
-                    }
-                }
-            });
+/// Entry `j` of `M(r_x, ·)` in the commitment's column layout ([`Layout::column`]),
+/// from its entries by variable: the constant one and the public inputs at `half + v`,
+/// the witness at `v − n_public − 1`, plus the masks' entries from `mask_base` on;
+/// zero elsewhere.
+#[kernel]
+fn in_layout<F: KernelField>(
+    j: usize,
+    by_var: &[F],
+    mask: &[F],
+    n_vars: usize,
+    half: usize,
+    n_public: usize,
+    mask_base: usize,
+    n_mask: usize,
+) -> F {
+    let mut out = F::ZERO;
+    if j < half && j + n_public + 1 < n_vars {
+        out = by_var[j + n_public + 1];
+    }
+    if j >= half && j - half <= n_public {
+        out = by_var[j - half];
+    }
+    if j >= mask_base && j - mask_base < n_mask {
+        out += mask[j - mask_base];
     }
     out
+}
+
+/// `M(r_x, ·) = Σ w_k·M_k(r_x, ·)` over the commitment's columns, with the masks'
+/// entries: the matrices' columns from `eq(r_x, ·)` (the library's transposed product),
+/// placed by [`in_layout`].
+fn matrix_row<F: LayerField, E: LayerExtension<F>>(
+    task: &mut Task<'_>,
+    matrices: &Transposed<'_, F>,
+    layout: &Layout,
+    eq_rx: &FieldVec<E>,
+    r_x: &[E],
+    weights: &[E; 4],
+) -> Result<FieldVec<E>, SpartanError> {
+    // The rows past the constraints are empty.
+    let (rows, _) = eq_rx.split_at(matrices.n_rows())?;
+    let by_var = task.spmv_transposed(matrices, &weights[..3], &rows)?;
+    // In order from the layout's mask base on.
+    let mask: Vec<E> = mask_entries::<F, E>(layout, r_x, weights)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
+    let ctx = task.context();
+    let n_mask = mask.len();
+    let args = [
+        Arg::Vec(&by_var),
+        Arg::Vec(&ctx.vec(mask)),
+        Arg::Int(by_var.len()),
+        Arg::Int(layout.half()),
+        Arg::Int(layout.n_public),
+        Arg::Int(layout.mask_base()),
+        Arg::Int(n_mask),
+    ];
+    Ok(task.map(InLayout, 1 << layout.log_cols, &args)?)
 }
 
 /// `eq(r, ·)` as the product of two tables over the high and low halves of the index,
@@ -898,18 +873,16 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
 
     // Inner sumcheck over the columns, of M·(Z + ρ'·R).
     let weights: [E; 4] = t.challenges(b"claim weights", 4).try_into().expect("four");
+    let mut task = ctx.task()?;
     // eq(r_x, ·): for M(r_x, ·) here, and for Spark's lookups in the SNARK mode.
-    let eq_rx = eq_table(&r_x);
-    let mut m = combined_columns(r1cs, &layout, &eq_rx, [weights[0], weights[1], weights[2]]);
-    for (i, c) in mask_entries::<F, E>(&layout, &r_x, &weights) {
-        m[i] += c;
-    }
+    let eq_rx = task.eq_table(&r_x)?;
+    let matrices = Transposed::new(&[r1cs.a(), r1cs.b(), r1cs.c()])?;
+    let m = matrix_row(&mut task, &matrices, &layout, &eq_rx, &r_x, &weights)?;
     // Kept for Spark only (dropped here in the NIZK mode).
-    let eq_rx = snark.and(Some(eq_rx));
+    let eq_rx = snark.map(|_| eq_rx.into_vec()).transpose()?;
     watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
-    let mut task = ctx.task()?;
-    let (m, zv, maskv) = (ctx.vec(m), ctx.vec(z_cols), ctx.vec(mask_r));
+    let (zv, maskv) = (ctx.vec(z_cols), ctx.vec(mask_r));
     let inner_mask_sum = rounds::dot_base(&mut task, &m, &maskv)?;
     t.append_elements(b"inner mask sum", &[inner_mask_sum]);
     let rho_in: E = t.challenge(b"inner mask");
@@ -1233,37 +1206,37 @@ mod tests {
     use fastzk_r1cs::synth::{synthesize, SynthParams};
     use rand_chacha::rand_core::SeedableRng;
 
-    /// The bucketed scatter, in one round and in many (down to a row per round, several
-    /// blocks of columns), against the sum taken entry by entry.
+    /// `M(r_x, ·)` as the prover makes it (the library's transposed product placed in
+    /// the layout, with the masks' entries) against the sum taken entry by entry, on
+    /// circuits from 2^4 to 2^15 constraints.
     #[test]
-    fn combined_columns_match_the_entry_sum_in_any_rounds() {
+    fn matrix_row_matches_the_entry_sum() {
         type E = GoldilocksExt3;
         let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let ctx = Context::cpu();
         for log in [4u32, 10, 15] {
             let (r1cs, _) =
                 synthesize::<Goldilocks>(&SynthParams::new(log), &mut rng).expect("instance");
             let layout = Layout::of::<Goldilocks, E>(&SpartanParams::default(), &r1cs);
-            let row: Vec<E> = (0..r1cs.n_constraints())
-                .map(|_| E::random(&mut rng))
-                .collect();
-            let w = [
-                E::random(&mut rng),
-                E::random(&mut rng),
-                E::random(&mut rng),
-            ];
+            let r_x: Vec<E> = (0..layout.log_rows).map(|_| E::random(&mut rng)).collect();
+            let w: [E; 4] = std::array::from_fn(|_| E::random(&mut rng));
+            let row = eq_table(&r_x);
             let mut want = vec![E::ZERO; 1 << layout.log_cols];
             for (m, wm) in [r1cs.a(), r1cs.b(), r1cs.c()].into_iter().zip(w) {
                 for (i, c, a) in m.triplets() {
                     want[layout.column(c as usize)] += wm * row[i] * E::from_base(a);
                 }
             }
-            for round_bytes in [1, 4096, 1 << 20, usize::MAX] {
-                let got = combined_columns_in_rounds(&r1cs, &layout, &row, w, round_bytes);
-                assert!(
-                    got == want,
-                    "2^{log} constraints, {round_bytes} bytes a round"
-                );
+            for (i, c) in mask_entries::<Goldilocks, E>(&layout, &r_x, &w) {
+                want[i] += c;
             }
+            let mut task = ctx.task().unwrap();
+            let matrices = Transposed::new(&[r1cs.a(), r1cs.b(), r1cs.c()]).unwrap();
+            let got = matrix_row(&mut task, &matrices, &layout, &ctx.vec(row), &r_x, &w)
+                .unwrap()
+                .into_vec()
+                .unwrap();
+            assert!(got == want, "2^{log} constraints");
         }
     }
 }
