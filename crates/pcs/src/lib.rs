@@ -12,8 +12,8 @@ pub mod orion;
 
 pub use merkle::{Digest, MerkleTree, MultiProof};
 pub use orion::{
-    block_weights, commit, commit_with, encode_rows, open, verify, Commitment, Committed, Encoder,
-    EvalProof, ExtensionOf, OrionParams, Salt,
+    block_weights, combine_rows, commit, commit_with, encode_rows, open, open_with, verify,
+    Combiner, Commitment, Committed, Encoder, EvalProof, ExtensionOf, OrionParams, Salt,
 };
 
 /// Why a commitment could not be made or an opening was rejected.
@@ -30,4 +30,7 @@ pub enum PcsError {
     /// A caller's encoder ([`orion::commit_with`]) failed: a device error, say.
     #[error("encoding the rows: {0}")]
     Encode(String),
+    /// A caller's combiner ([`orion::open_with`]) failed.
+    #[error("combining the rows: {0}")]
+    Combine(String),
 }

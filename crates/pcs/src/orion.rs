@@ -425,13 +425,23 @@ fn column<F: Copy>(encoded: &[F], width: usize, j: usize) -> Vec<F> {
 
 /// `wᵀ·M` for the row-major matrix `m` with rows of `k` values (`w` may be shorter than
 /// the row count: the remaining rows get weight zero).
-fn combine_rows<F: NttField, E: ExtensionOf<F>>(m: &[F], k: usize, w: &[E]) -> Vec<E> {
-    (0..k)
+pub fn combine_rows<F: NttField, E: ExtensionOf<F>>(
+    m: &[F],
+    k: usize,
+    w: &[E],
+) -> Result<Vec<E>, PcsError> {
+    Ok((0..k)
         .into_par_iter()
         .with_min_len(256)
         .map(|j| E::dot_base(w.iter().enumerate().map(|(i, wi)| (*wi, m[i * k + j]))))
-        .collect()
+        .collect())
 }
+
+/// How an opening combines the committed rows: `combine(messages, k, w)` is `wᵀ·M` for
+/// the row-major messages `M` with rows of `k` values, `w` at most as long as the row
+/// count ([`combine_rows`]'s contract). [`open`] combines on the CPU; a prover on a
+/// device passes its own ([`open_with`]).
+pub type Combiner<'a, F, E> = &'a (dyn Fn(&[F], usize, &[E]) -> Result<Vec<E>, PcsError> + Sync);
 
 /// `⟨w, col⟩` for one opened column.
 fn combine_column<F: NttField, E: ExtensionOf<F>>(col: &[F], w: &[E]) -> E {
@@ -497,6 +507,25 @@ pub fn open<F: NttField, E: ExtensionOf<F>>(
     col_point: &[E],
     transcript: &mut Transcript,
 ) -> Result<(E, EvalProof<F, E>), PcsError> {
+    open_with(
+        params,
+        data,
+        row_weights,
+        col_point,
+        transcript,
+        &combine_rows,
+    )
+}
+
+/// [`open`] with the rows combined by `combine`.
+pub fn open_with<F: NttField, E: ExtensionOf<F>>(
+    params: &OrionParams,
+    data: &Committed<F>,
+    row_weights: &[E],
+    col_point: &[E],
+    transcript: &mut Transcript,
+    combine: Combiner<'_, F, E>,
+) -> Result<(E, EvalProof<F, E>), PcsError> {
     let d = dims(params, data.commitment.num_vars, data.rows, E::DEGREE);
     if col_point.len() != d.log_c || row_weights.len() != data.rows {
         return Err(PcsError::Shape(format!(
@@ -508,13 +537,24 @@ pub fn open<F: NttField, E: ExtensionOf<F>>(
         )));
     }
     let eq_col = eq_table(col_point);
-    let u = combine_rows(&data.messages, d.k, row_weights);
+    let combined = |w: &[E]| -> Result<Vec<E>, PcsError> {
+        let v = combine(&data.messages, d.k, w)?;
+        if v.len() != d.k {
+            return Err(PcsError::Shape(format!(
+                "{} values from the combiner, {} expected",
+                v.len(),
+                d.k
+            )));
+        }
+        Ok(v)
+    };
+    let u = combined(row_weights)?;
     let value: E = u.iter().zip(&eq_col).map(|(a, b)| *a * *b).sum();
     let gs = gammas::<F, E>(params, row_weights, col_point, value, d.height, transcript);
-    let combos: Vec<Vec<E>> = gs
+    let combos = gs
         .iter()
-        .map(|g| combine_rows(&data.messages, d.k, g))
-        .collect();
+        .map(|g| combined(g))
+        .collect::<Result<Vec<Vec<E>>, PcsError>>()?;
     let q = queries(params, &combos, &u, d.width, transcript);
     let columns = q
         .iter()

@@ -905,8 +905,15 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     inner_point.insert(0, r);
     watch.lap("inner sumcheck");
     let (row_weights, col_point) = layout.opening(&inner_point, rho_in);
-    let (witness_eval, opening) =
-        fastzk_pcs::open(&params.pcs, &committed, &row_weights, &col_point, &mut t)?;
+    let combine = layer_combiner::<F, E>(ctx);
+    let (witness_eval, opening) = fastzk_pcs::open_with(
+        &params.pcs,
+        &committed,
+        &row_weights,
+        &col_point,
+        &mut t,
+        &combine,
+    )?;
     watch.lap("open the witness commitment");
     let spark = match snark {
         Some(pk) => {
@@ -914,6 +921,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
             let p = spark::prove::<F, E>(
                 &params.pcs,
                 &encode,
+                &combine,
                 &pk.spark,
                 eq_rx.expect("kept in the SNARK mode"),
                 &inner_point,
@@ -954,6 +962,21 @@ fn layer_encoder<F: LayerField>(
                 .into_vec()
         };
         on_layer().map_err(|e: RuntimeError| PcsError::Encode(e.to_string()))
+    }
+}
+
+/// Orion's `wᵀ·M` on the layer, for [`fastzk_pcs::open_with`]: the committed messages
+/// (base-field rows of `k` values) combined by [`rounds::combine_rows`].
+fn layer_combiner<F: LayerField, E: LayerExtension<F>>(
+    ctx: &Context,
+) -> impl Fn(&[F], usize, &[E]) -> Result<Vec<E>, PcsError> + Sync + '_ {
+    move |m: &[F], k: usize, w: &[E]| {
+        let on_layer = || {
+            let mut task = ctx.task()?;
+            rounds::combine_rows(&mut task, &ctx.vec(m.to_vec()), k, &ctx.vec(w.to_vec()))?
+                .into_vec()
+        };
+        on_layer().map_err(|e: RuntimeError| PcsError::Combine(e.to_string()))
     }
 }
 

@@ -106,6 +106,23 @@ pub fn bind_masked<F: KernelField>(
         + r_rho.mul_by_base(mask[j + half] - mask[j])
 }
 
+/// Entry `j` of `wᵀ·M` for the row-major base-field matrix `m` with rows of `k` values,
+/// over its first `w.len()` rows (Orion's opening).
+#[kernel]
+pub fn combine_row_entry<F: KernelField>(
+    j: usize,
+    m: &[F::Base],
+    w: &[F],
+    rows: usize,
+    k: usize,
+) -> F {
+    let mut acc = F::ZERO;
+    for i in 0..rows {
+        acc += w[i].mul_by_base(m[i * k + j]);
+    }
+    acc
+}
+
 /// Half a table's length, refused unless it is an even length of at least 2.
 fn half_of(len: usize, what: &'static str) -> Result<usize, RuntimeError> {
     if len < 2 || !len.is_multiple_of(2) {
@@ -205,6 +222,24 @@ pub fn bind_inner<E: KernelField>(
         Arg::Field(r * rho),
     ];
     Ok([m, task.map(BindMasked, half, &args)?])
+}
+
+/// `wᵀ·M` for the row-major base-field matrix `m` with rows of `k` values, `w` at most
+/// as long as the row count (the other rows get weight zero).
+pub fn combine_rows<E: KernelField>(
+    task: &mut Task<'_>,
+    m: &FieldVec<E::Base>,
+    k: usize,
+    w: &FieldVec<E>,
+) -> Result<FieldVec<E>, RuntimeError> {
+    if k == 0 || m.len() % k != 0 || w.len() > m.len() / k {
+        return Err(RuntimeError::Call {
+            kernel: "combine_row_entry",
+            what: format!("{} weights for {} values in rows of {k}", w.len(), m.len()),
+        });
+    }
+    let args = [Arg::BaseVec(m), Arg::Vec(w), Arg::Int(w.len()), Arg::Int(k)];
+    task.map(CombineRowEntry, k, &args)
 }
 
 #[cfg(test)]
@@ -311,6 +346,41 @@ mod tests {
     #[test]
     fn steps_match_their_formulas_bn254() {
         steps_match_their_formulas::<bn254::Fr>();
+    }
+
+    /// Orion's `wᵀ·M` against the sum over lifted rows, with all the rows weighted, some
+    /// and none; shapes that do not fit refused.
+    fn combined_rows_match_their_sum<E: KernelField>() {
+        let ctx = Context::cpu();
+        let mut task = ctx.task().unwrap();
+        let mut g = rng(9);
+        for (rows, k) in [(1usize, 1usize), (4, 3), (37, 300)] {
+            let m: Vec<E::Base> = elements(&mut g, rows * k);
+            let mv = ctx.vec(m.clone());
+            for used in [rows, rows / 2, 0] {
+                let w: Vec<E> = elements(&mut g, used);
+                let want: Vec<E> = (0..k)
+                    .map(|j| (0..used).map(|i| w[i] * E::lift(m[i * k + j])).sum())
+                    .collect();
+                let got = combine_rows(&mut task, &mv, k, &ctx.vec(w)).unwrap();
+                assert_eq!(got.to_vec().unwrap(), want, "{rows}×{k}, {used} weights");
+            }
+            let too_many = ctx.vec(elements::<E>(&mut g, rows + 1));
+            assert!(combine_rows(&mut task, &mv, k, &too_many).is_err());
+            assert!(combine_rows(&mut task, &mv, 0, &ctx.vec(Vec::<E>::new())).is_err());
+        }
+        let seven = ctx.vec(elements::<E::Base>(&mut g, 7));
+        assert!(combine_rows(&mut task, &seven, 2, &ctx.vec(Vec::<E>::new())).is_err());
+    }
+
+    #[test]
+    fn combined_rows_match_their_sum_goldilocks_ext3() {
+        combined_rows_match_their_sum::<GoldilocksExt3>();
+    }
+
+    #[test]
+    fn combined_rows_match_their_sum_bn254() {
+        combined_rows_match_their_sum::<bn254::Fr>();
     }
 
     #[test]

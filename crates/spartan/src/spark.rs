@@ -35,7 +35,7 @@ use fastzk_field::{Field, NttField};
 use fastzk_multilinear::sumcheck::{self, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, product, ProductProof, Transcript};
 use fastzk_pcs::{
-    block_weights, Commitment, Committed, Encoder, EvalProof, ExtensionOf, OrionParams,
+    block_weights, Combiner, Commitment, Committed, Encoder, EvalProof, ExtensionOf, OrionParams,
 };
 use fastzk_r1cs::R1cs;
 use rand_chacha::rand_core::SeedableRng;
@@ -318,6 +318,7 @@ fn batch_opening<E: Field + fastzk_multilinear::Absorb>(
 pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     pcs: &OrionParams,
     encode: Encoder<'_, F>,
+    combine: Combiner<'_, F, E>,
     key: &SparkKey<F>,
     eq_x: Vec<E>,
     r_y: &[E],
@@ -331,6 +332,7 @@ pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     prove_lookups(
         pcs,
         encode,
+        combine,
         key,
         [eq_x, eq_y],
         [e_row, e_col],
@@ -346,6 +348,7 @@ pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
 fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     pcs: &OrionParams,
     encode: Encoder<'_, F>,
+    combine: Combiner<'_, F, E>,
     key: &SparkKey<F>,
     [eq_x, eq_y]: [Vec<E>; 2],
     [e_row, e_col]: [Vec<E>; 2],
@@ -475,11 +478,11 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
         .map(|tb| evaluate_base(tb, &eq_k))
         .collect();
     let (w, c, _) = batch_opening(&pcs, &entry_values[..ENTRY_TABLES], &r_k, t);
-    let (_, entries_opening) = fastzk_pcs::open(&pcs, &key.entries, &w, &c, t)?;
+    let (_, entries_opening) = fastzk_pcs::open_with(&pcs, &key.entries, &w, &c, t, combine)?;
     let (w, c, _) = batch_opening(&pcs, &entry_values[ENTRY_TABLES..], &r_k, t);
-    let (_, lookups_opening) = fastzk_pcs::open(&pcs, &lookups, &w, &c, t)?;
+    let (_, lookups_opening) = fastzk_pcs::open_with(&pcs, &lookups, &w, &c, t, combine)?;
     let (w, c, _) = batch_opening(&pcs, &final_values, &at_qm.point, t);
-    let (_, memory_opening) = fastzk_pcs::open(&pcs, &key.memory, &w, &c, t)?;
+    let (_, memory_opening) = fastzk_pcs::open_with(&pcs, &key.memory, &w, &c, t, combine)?;
     watch.lap("Spark: three openings");
     Ok(SparkProof {
         value,
@@ -697,6 +700,7 @@ mod tests {
         prove::<F, E>(
             &pcs,
             &fastzk_pcs::encode_rows,
+            &fastzk_pcs::combine_rows,
             &c.key,
             eq_table(&c.point.0),
             &c.point.1,
@@ -754,6 +758,7 @@ mod tests {
             let p = prove_lookups::<Gl, Gl3>(
                 &pcs,
                 &fastzk_pcs::encode_rows,
+                &fastzk_pcs::combine_rows,
                 &c.key,
                 [eq_x.clone(), eq_y.clone()],
                 [e_row, e_col],
