@@ -245,7 +245,7 @@ pub fn combine_rows<E: KernelField>(
 #[cfg(test)]
 mod tests {
     //! Each step against its formula written out over lifted tables, on the CPU (the
-    //! device runs them in `tests/device.rs`, where its proofs must equal the CPU's).
+    //! device runs them in `tests/suite/device.rs`, where its proofs must equal the CPU's).
     use super::*;
     use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt3};
     use fastzk_runtime::Context;

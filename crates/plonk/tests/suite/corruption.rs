@@ -34,7 +34,32 @@ fn fixtures() -> Vec<Fixture> {
     ]
 }
 
-fastzk_testing::container_tests!(fixtures(), parse, optional: |_, _| false);
+/// The shared container suite on the keys (`fastzk_testing::container_tests!`'s checks,
+/// as trials: this binary's harness is a list of trials).
+pub fn register(t: &mut fastzk_testing::Trials) {
+    use fastzk_testing::corrupt as c;
+    t.plain("corruption::fixtures_parse", || {
+        c::fixtures_parse(&fixtures(), parse)
+    });
+    t.plain("corruption::every_truncation_is_an_error", || {
+        c::every_truncation_is_an_error(&fixtures(), parse)
+    });
+    t.plain("corruption::flipped_bytes_never_panic", || {
+        c::flipped_bytes_never_panic(&fixtures(), parse)
+    });
+    t.plain("corruption::container_errors", || {
+        c::container_errors(&fixtures(), parse)
+    });
+    t.plain("corruption::duplicate_and_missing_sections", || {
+        c::duplicate_and_missing_sections(&fixtures(), |_, _| false, parse)
+    });
+    t.plain("corruption::mutated_files_never_panic", || {
+        c::mutated_files_never_panic(&fixtures(), parse)
+    });
+    t.plain("corruption::mutated_headers_never_panic", || {
+        c::mutated_headers_never_panic(&fixtures(), parse)
+    });
+}
 
 /// `section` with its bytes from `at` replaced by `with`.
 fn patched(id: u32, at: usize, with: &[u8]) -> Vec<u8> {
@@ -47,8 +72,7 @@ fn patched(id: u32, at: usize, with: &[u8]) -> Vec<u8> {
     })
 }
 
-#[test]
-fn a_value_past_the_modulus_in_a_polynomial_is_refused_when_proving() {
+pub fn a_value_past_the_modulus_in_a_polynomial_is_refused_when_proving() {
     // Section 7 (Qm): n = 16 coefficients, then the 4n evaluations; section 12 the three
     // sigmas, each laid out alike. Poison the first evaluation, or a coefficient (the
     // last of S1: the quotient's top block reads it), and prove.
@@ -66,8 +90,7 @@ fn a_value_past_the_modulus_in_a_polynomial_is_refused_when_proving() {
     }
 }
 
-#[test]
-fn wire_maps_and_additions_are_bounds_checked() {
+pub fn wire_maps_and_additions_are_bounds_checked() {
     // A map entry past the wires.
     let bad = patched(4, 0, &u32::MAX.to_le_bytes());
     let msg = ProvingKey::<Bn254>::from_bytes(bad, "t.zkey", PointCheck::Subgroup)
@@ -91,8 +114,7 @@ fn wire_maps_and_additions_are_bounds_checked() {
     assert!(msg.contains("section 14"), "{msg}");
 }
 
-#[test]
-fn json_files_are_checked() {
+pub fn json_files_are_checked() {
     let proof = String::from_utf8(bytes("bn254/poly_plonk_proof.json")).unwrap();
     let vk = String::from_utf8(bytes("bn254/poly_plonk_vk.json")).unwrap();
     proof_from_json::<Bn254>(&proof, "t.json").unwrap();

@@ -55,8 +55,7 @@ fn same_proofs<E: LayerPairing>(held: &ProvingKey<E>, lean: &ProvingKey<E>, witn
     }
 }
 
-#[test]
-fn snarkjs_keys_prove_alike_held_or_lean() {
+pub fn snarkjs_keys_prove_alike_held_or_lean() {
     let zkey = data("bn254/poly_plonk.zkey");
     let held = ProvingKey::<Bn254>::open(&zkey, PointCheck::Subgroup).unwrap();
     let witness = read_wtns(data("bn254/poly.wtns")).unwrap();
@@ -74,8 +73,7 @@ fn snarkjs_keys_prove_alike_held_or_lean() {
     same_proofs(&held, &lean::<Bls12_381>(&zkey), &witness);
 }
 
-#[test]
-fn a_synthetic_key_with_many_public_inputs_proves_alike() {
+pub fn a_synthetic_key_with_many_public_inputs_proves_alike() {
     type F = Fr<Bn254>;
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     let params = SynthParams {
@@ -99,8 +97,7 @@ fn a_synthetic_key_with_many_public_inputs_proves_alike() {
     std::fs::remove_file(&path).unwrap();
 }
 
-#[test]
-fn a_bad_power_of_tau_is_named_when_the_lean_key_is_opened() {
+pub fn a_bad_power_of_tau_is_named_when_the_lean_key_is_opened() {
     let mut file = bytes("bn254/poly_plonk.zkey");
     let held = ProvingKey::<Bn254>::from_bytes(file.clone(), "k", PointCheck::Subgroup).unwrap();
     // Point 5 of section 14 gets a y coordinate off the curve.

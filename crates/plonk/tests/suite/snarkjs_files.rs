@@ -145,23 +145,19 @@ fn check_fixture<E: LayerPairing>(dir: &str, name: &str) {
     ));
 }
 
-#[test]
-fn bn254_multiplier() {
+pub fn bn254_multiplier() {
     check_fixture::<Bn254>("bn254", "multiplier");
 }
 
-#[test]
-fn bn254_poly() {
+pub fn bn254_poly() {
     check_fixture::<Bn254>("bn254", "poly");
 }
 
-#[test]
-fn bls12_381_multiplier() {
+pub fn bls12_381_multiplier() {
     check_fixture::<Bls12_381>("bls12_381", "multiplier");
 }
 
-#[test]
-fn the_verification_key_file_is_read_as_snarkjs_wrote_it() {
+pub fn the_verification_key_file_is_read_as_snarkjs_wrote_it() {
     let vk = read_vk_json::<Bn254>(data("bn254/poly_plonk_vk.json")).unwrap();
     assert_eq!(vk.n_public, 2);
     assert_eq!(vk.power, 4);
@@ -191,8 +187,7 @@ fn check_setup<E: PairingCurve>(dir: &str, name: &str, ptau: &str) {
     assert!(circuit.constraint_gate.windows(2).all(|w| w[0] < w[1]));
 }
 
-#[test]
-fn setup_is_snarkjs_setup_byte_for_byte() {
+pub fn setup_is_snarkjs_setup_byte_for_byte() {
     check_setup::<Bn254>("bn254", "multiplier", "pot5_final.ptau");
     check_setup::<Bn254>("bn254", "poly", "pot5_final.ptau");
     check_setup::<Bls12_381>("bls12_381", "multiplier", "pot4_final.ptau");

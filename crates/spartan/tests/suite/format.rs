@@ -17,8 +17,7 @@ fn instance<F: NttField>(log: u32, seed: u64) -> (R1cs<F>, Vec<F>) {
     synthesize(&SynthParams::new(log), &mut rng(seed)).unwrap()
 }
 
-#[test]
-fn write_then_read_is_the_identity() {
+pub fn write_then_read_is_the_identity() {
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<Goldilocks>(9, 1);
     let proof: Proof<Goldilocks, Gl3> = prove(&params, &r1cs, &z).unwrap();
@@ -41,8 +40,7 @@ fn write_then_read_is_the_identity() {
     assert!(read_proof::<Goldilocks, Gl3>(&bytes, "t.proof").is_err());
 }
 
-#[test]
-fn the_stored_proof_still_reads_and_verifies() {
+pub fn the_stored_proof_still_reads_and_verifies() {
     let path = fastzk_testing::fixtures::path(FIXTURE);
     let (r1cs, z) = instance::<Goldilocks>(4, 4);
     if std::env::var_os("FASTZK_WRITE_FIXTURES").is_some() {
@@ -55,8 +53,7 @@ fn the_stored_proof_still_reads_and_verifies() {
     verify(&params, &r1cs, &z[1..2], &proof).unwrap();
 }
 
-#[test]
-fn malformed_files_are_refused_with_a_reason() {
+pub fn malformed_files_are_refused_with_a_reason() {
     let bytes = fastzk_testing::fixtures::bytes(FIXTURE);
     let read = |b: &[u8]| read_proof::<Goldilocks, Gl3>(b, "t.proof");
     // Every truncation in the header and the first values, then every 61st length and
@@ -112,8 +109,7 @@ fn malformed_files_are_refused_with_a_reason() {
     assert!(read(b"").is_err());
 }
 
-#[test]
-fn counts_of_empty_rows_are_bounded() {
+pub fn counts_of_empty_rows_are_bounded() {
     // Found by fuzzing: 2^32 − 1 sumcheck rounds of zero values each fit in no bytes at
     // all, and used to allocate as many empty vectors.
     let bytes = fastzk_testing::fixtures::bytes(FIXTURE);
@@ -124,8 +120,7 @@ fn counts_of_empty_rows_are_bounded() {
     assert!(e.what.contains("rounds, at most 64"), "{e}");
 }
 
-#[test]
-fn snark_proofs_and_keys_write_then_read_and_refuse_damage() {
+pub fn snark_proofs_and_keys_write_then_read_and_refuse_damage() {
     use fastzk_spartan::format::{
         is_key, read_key, read_snark_proof, write_key, write_snark_proof,
     };
@@ -190,8 +185,7 @@ const KEY_FIXTURE: &str = "spartan/synth4_goldilocks.skey";
 /// A SNARK proof and key from an earlier build still read, and the proof verifies
 /// against the key (`FASTZK_WRITE_FIXTURES=1` rewrites them). The key's circuit is a
 /// stand-in: readers and verifiers never parse it.
-#[test]
-fn the_stored_snark_proof_and_key_still_read_and_verify() {
+pub fn the_stored_snark_proof_and_key_still_read_and_verify() {
     use fastzk_spartan::format::{read_key, read_snark_proof, write_key, write_snark_proof};
     use fastzk_spartan::{prove_snark, setup, verify_snark, SnarkProof};
     let params = SpartanParams::default();

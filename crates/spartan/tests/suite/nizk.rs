@@ -25,8 +25,7 @@ fn roundtrip<F: LayerField, E: LayerExtension<F>>(log: u32, n_public: usize, see
     verify(&params, &r1cs, &z[1..=n_public], &proof).unwrap();
 }
 
-#[test]
-fn honest_proofs_verify() {
+pub fn honest_proofs_verify() {
     for (log, n_public) in [(2, 1), (4, 3), (7, 1), (10, 5), (12, 2)] {
         roundtrip::<Gl, Gl3>(log, n_public, log as u64);
         roundtrip::<bn254::Fr, bn254::Fr>(log, n_public, 50 + log as u64);
@@ -42,8 +41,7 @@ fn honest_proofs_verify() {
     }
 }
 
-#[test]
-fn an_unsatisfied_witness_is_refused_by_name() {
+pub fn an_unsatisfied_witness_is_refused_by_name() {
     let (r1cs, mut z) = instance::<Gl>(8, 1, 3);
     // Find a variable that some constraint uses, and break it.
     z[7] += Gl::ONE;
@@ -55,8 +53,7 @@ fn an_unsatisfied_witness_is_refused_by_name() {
     assert!(err.to_string().contains("constraint"), "{err}");
 }
 
-#[test]
-fn every_part_of_a_proof_is_bound() {
+pub fn every_part_of_a_proof_is_bound() {
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<Gl>(10, 2, 9);
     let public = &z[1..=2];
@@ -131,8 +128,7 @@ fn every_part_of_a_proof_is_bound() {
     verify(&params, &r1cs, public, &proof).unwrap();
 }
 
-#[test]
-fn a_false_statement_is_rejected() {
+pub fn a_false_statement_is_rejected() {
     // A prover that skips the satisfiability check: one constraint broken.
     let params = SpartanParams::default();
     for (log, seed) in [(6, 11), (10, 12)] {
@@ -148,8 +144,7 @@ fn a_false_statement_is_rejected() {
     }
 }
 
-#[test]
-fn the_calculator_against_hand_computed_values() {
+pub fn the_calculator_against_hand_computed_values() {
     use fastzk_spartan::soundness;
     let params = SpartanParams::default();
     // Goldilocks^3 at 2^20 × 2^21: |E| = p^3 with log2 p = 64 − 2^−32·…; the sumcheck
@@ -189,8 +184,7 @@ fn the_calculator_against_hand_computed_values() {
 /// What depends on the witness is masked afresh in every proof: two proofs of the same
 /// statement with the same witness share no claim, evaluation, row combination or
 /// opened column.
-#[test]
-fn proofs_are_randomised() {
+pub fn proofs_are_randomised() {
     use fastzk_spartan::prove_with_rng;
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<Gl>(10, 2, 21);
@@ -227,8 +221,7 @@ fn proofs_are_randomised() {
     assert_eq!(a, a2);
 }
 
-#[test]
-fn weak_parameters_are_refused() {
+pub fn weak_parameters_are_refused() {
     let (r1cs, z) = instance::<Gl>(8, 1, 4);
     let err = prove::<Gl, GoldilocksExt2>(&SpartanParams::default(), &r1cs, &z).unwrap_err();
     assert!(matches!(err, SpartanError::WeakParameters { .. }), "{err}");

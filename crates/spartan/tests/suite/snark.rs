@@ -42,8 +42,7 @@ fn roundtrip<F: LayerField, E: LayerExtension<F>>(
     verify_snark(&params, &pk.vk, &z[1..=n_public], &proof).unwrap();
 }
 
-#[test]
-fn honest_snark_proofs_verify() {
+pub fn honest_snark_proofs_verify() {
     for (log, n_public) in [(2, 1), (4, 3), (7, 1), (10, 5)] {
         roundtrip::<Gl, Gl3>(log, n_public, None, log as u64);
         roundtrip::<bn254::Fr, bn254::Fr>(log, n_public, None, 50 + log as u64);
@@ -53,8 +52,7 @@ fn honest_snark_proofs_verify() {
     }
 }
 
-#[test]
-fn the_statement_inputs_and_key_are_bound() {
+pub fn the_statement_inputs_and_key_are_bound() {
     let params = SpartanParams::default();
     let (r1cs, z) = instance::<Gl>(8, 2, None, 5);
     let pk = setup::<Gl, Gl3>(&params, r1cs).unwrap();
@@ -94,8 +92,7 @@ fn the_statement_inputs_and_key_are_bound() {
     assert!(verify_snark(&params, &pk.vk, public, &p).is_err());
 }
 
-#[test]
-fn an_unsatisfied_witness_is_refused_by_name() {
+pub fn an_unsatisfied_witness_is_refused_by_name() {
     let params = SpartanParams::default();
     let (r1cs, mut z) = instance::<Gl>(8, 1, None, 3);
     z[7] += Gl::ONE;
@@ -107,8 +104,7 @@ fn an_unsatisfied_witness_is_refused_by_name() {
     );
 }
 
-#[test]
-fn the_snark_calculator_against_hand_computed_values() {
+pub fn the_snark_calculator_against_hand_computed_values() {
     let params = SpartanParams::default();
     let (r1cs, _) = instance::<Gl>(10, 1, None, 8);
     let pk = setup::<Gl, Gl3>(&params, r1cs).unwrap();

@@ -66,8 +66,8 @@ fn same_proof_on_the_device<E: LayerPairing>(dir: &str, name: &str) {
     }
 }
 
-fn main() {
-    let mut t = Trials::default();
+/// The device trials (ignored, with the reason, where there is no device).
+pub fn register(t: &mut Trials) {
     t.when(
         "device::plonk::bn254_multiplier",
         Device::for_tests_available(),
@@ -83,5 +83,4 @@ fn main() {
         Device::for_tests_available(),
         || same_proof_on_the_device::<Bls12_381>("bls12_381", "multiplier"),
     );
-    t.run()
 }

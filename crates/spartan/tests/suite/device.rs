@@ -43,8 +43,8 @@ fn same_proof_on_the_device<F: LayerField, E: LayerExtension<F>>(logs: &[u32]) {
     }
 }
 
-fn main() {
-    let mut t = Trials::default();
+/// The device trials (ignored, with the reason, where there is no device).
+pub fn register(t: &mut Trials) {
     t.when(
         "device::spartan::goldilocks_ext3",
         Device::for_tests_available(),
@@ -55,5 +55,4 @@ fn main() {
         Device::for_tests_available(),
         || same_proof_on_the_device::<bn254::Fr, bn254::Fr>(&[3, 8]),
     );
-    t.run()
 }
