@@ -796,27 +796,24 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     r1cs.check_witness_shape(z)?;
     let layout = Layout::of::<F, E>(params, r1cs);
     check_soundness::<F, E>(params, &layout)?;
-    let rows = 1usize << layout.log_rows;
-    let pad = |mut v: Vec<F>| {
-        v.resize(rows, F::ZERO);
-        v
-    };
-    // On the layer: the products where the context runs (cuZK's SpMV on a device), read
-    // back for the check and the first rounds.
-    let [az, bz, cz] = {
+    // On the layer: the products where the context runs (cuZK's SpMV on a device),
+    // padded and checked there; read back only to name an unsatisfied constraint.
+    let products = {
         let mut task = ctx.task()?;
         let zv = ctx.vec(z.to_vec());
-        let mut product = |m: &Csr<F>| -> Result<Vec<F>, SpartanError> {
-            Ok(pad(task.spmv(&Matrix::new(m), &zv)?.into_vec()?))
-        };
-        [product(r1cs.a())?, product(r1cs.b())?, product(r1cs.c())?]
-    };
-    if check {
-        if let Some(index) = first_unsatisfied(&az, &bz, &cz) {
+        let mut product = |m: &Csr<F>| task.spmv(&Matrix::new(m), &zv);
+        let [az, bz, cz] = [product(r1cs.a())?, product(r1cs.b())?, product(r1cs.c())?];
+        let (padded, unsatisfied) =
+            rounds::padded_products(&mut task, [&az, &bz, &cz], 1 << layout.log_rows)?;
+        if check && unsatisfied != F::ZERO {
+            let index = first_unsatisfied(&az.host()?, &bz.host()?, &cz.host()?);
+            let index = index.ok_or_else(|| {
+                RuntimeError::Internal("an unsatisfied row the host does not find".into())
+            })?;
             return Err(R1csError::Unsatisfied { index }.into());
         }
-    }
-    let products = [az, bz, cz].map(|v| ctx.vec(v));
+        padded
+    };
     watch.lap("Az, Bz, Cz (and the witness check)");
     let public = &z[1..=layout.n_public];
     let statement = snark.map_or_else(|| Statement::nizk(r1cs), |pk| Statement::snark(&pk.vk));

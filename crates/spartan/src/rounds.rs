@@ -106,6 +106,18 @@ pub fn bind_masked<F: KernelField>(
         + r_rho.mul_by_base(mask[j + half] - mask[j])
 }
 
+/// `Az, Bz, Cz` at row `i`, zero past the constraints' `n` rows, and 1 where a
+/// constraint row is unsatisfied (`a·b ≠ c`), 0 elsewhere (summed: how many are).
+#[kernel]
+pub fn padded_product_row<F: KernelField>(i: usize, a: &[F], b: &[F], c: &[F], n: usize) -> [F; 4] {
+    let inside = i < n;
+    let x = if inside { a[i] } else { F::ZERO };
+    let y = if inside { b[i] } else { F::ZERO };
+    let w = if inside { c[i] } else { F::ZERO };
+    let bad = if x * y == w { F::ZERO } else { F::ONE };
+    [x, y, w, bad]
+}
+
 /// Entry `j` of `wᵀ·M` for the row-major base-field matrix `m` with rows of `k` values,
 /// over its first `w.len()` rows (Orion's opening).
 #[kernel]
@@ -222,6 +234,33 @@ pub fn bind_inner<E: KernelField>(
         Arg::Field(r * rho),
     ];
     Ok([m, task.map(BindMasked, half, &args)?])
+}
+
+/// `Az, Bz, Cz` padded with zeros to `rows` entries, and how many of their rows are
+/// unsatisfied (`a·b ≠ c`; as a field element, so zero when none is).
+pub fn padded_products<F: KernelField>(
+    task: &mut Task<'_>,
+    [a, b, c]: [&FieldVec<F>; 3],
+    rows: usize,
+) -> Result<([FieldVec<F>; 3], F), RuntimeError> {
+    let n = a.len();
+    if b.len() != n || c.len() != n || rows < n {
+        return Err(RuntimeError::Call {
+            kernel: "padded_product_row",
+            what: format!(
+                "products of {}, {} and {} rows padded to {rows}",
+                n,
+                b.len(),
+                c.len()
+            ),
+        });
+    }
+    let args = [Arg::Vec(a), Arg::Vec(b), Arg::Vec(c), Arg::Int(n)];
+    let (v, sums) = task.run(PaddedProductRow, Sum, rows, 3, &args)?;
+    let [pa, pb, pc]: [FieldVec<F>; 3] = v
+        .try_into()
+        .map_err(|_| RuntimeError::Internal("three vectors expected".into()))?;
+    Ok(([pa, pb, pc], sums[0]))
 }
 
 /// `wᵀ·M` for the row-major base-field matrix `m` with rows of `k` values, `w` at most
@@ -346,6 +385,43 @@ mod tests {
     #[test]
     fn steps_match_their_formulas_bn254() {
         steps_match_their_formulas::<bn254::Fr>();
+    }
+
+    /// The padded products and the count of unsatisfied rows, with none, one (the first,
+    /// the last) and several rows broken; padding shorter than the rows refused.
+    #[test]
+    fn products_are_padded_and_their_unsatisfied_rows_counted() {
+        type F = Goldilocks;
+        let ctx = Context::cpu();
+        let mut task = ctx.task().unwrap();
+        let mut g = rng(4);
+        for (n, rows) in [(0usize, 2usize), (1, 2), (5, 8), (1000, 1024), (1024, 1024)] {
+            let a: Vec<F> = elements(&mut g, n);
+            let b: Vec<F> = elements(&mut g, n);
+            let good: Vec<F> = a.iter().zip(&b).map(|(x, y)| *x * *y).collect();
+            let broken: Vec<Vec<usize>> = if n == 0 {
+                vec![vec![]]
+            } else {
+                vec![vec![], vec![0], vec![n - 1], (0..n).step_by(3).collect()]
+            };
+            for bad in broken {
+                let mut c = good.clone();
+                bad.iter().for_each(|&i| c[i] += F::ONE);
+                let v = |x: &[F]| ctx.vec(x.to_vec());
+                let (p, count) =
+                    padded_products(&mut task, [&v(&a), &v(&b), &v(&c)], rows).unwrap();
+                assert_eq!(count, F::from_u64(bad.len() as u64), "{n} rows, {bad:?}");
+                for (got, want) in p.iter().zip([&a, &b, &c]) {
+                    let mut want = want.clone();
+                    want.resize(rows, F::ZERO);
+                    assert_eq!(got.to_vec().unwrap(), want, "{n} rows");
+                }
+            }
+        }
+        let one = ctx.vec(vec![F::ONE; 3]);
+        assert!(padded_products(&mut task, [&one, &one, &one], 2).is_err());
+        let two = ctx.vec(vec![F::ONE; 2]);
+        assert!(padded_products(&mut task, [&one, &two, &one], 4).is_err());
     }
 
     /// Orion's `wᵀ·M` against the sum over lifted rows, with all the rows weighted, some

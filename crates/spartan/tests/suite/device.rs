@@ -29,6 +29,18 @@ fn same_proof_on_the_device<F: LayerField, E: LayerExtension<F>>(logs: &[u32]) {
         let got: Proof<F, E> = prove_with_rng_on(&ctx, &params, &r1cs, &z, &mut rng(100)).unwrap();
         assert!(got == want, "2^{log}: the device's proof is the CPU's");
         verify(&params, &r1cs, &z[1..=2], &got).unwrap();
+        // A witness that does not satisfy: refused on the device, naming the CPU's row.
+        let (bad, want) = (1..z.len())
+            .find_map(|v| {
+                let mut bad = z.clone();
+                bad[v] += F::ONE;
+                let e = prove_with_rng::<F, E, _>(&params, &r1cs, &bad, &mut rng(100)).err()?;
+                Some((bad, e))
+            })
+            .expect("a variable some constraint reads");
+        let got = prove_with_rng_on::<F, E, _>(&ctx, &params, &r1cs, &bad, &mut rng(100));
+        assert_eq!(got.unwrap_err().to_string(), want.to_string(), "2^{log}");
+        assert!(want.to_string().contains("constraint"), "{want}");
 
         let pk = setup::<F, E>(&params, r1cs).unwrap();
         let cpu = Context::cpu();
