@@ -125,13 +125,13 @@ const SCATTER_BUCKET_BITS: usize = 13;
 /// buckets, so the scratch stays a few MiB however large the matrices (fresh pages cost
 /// more here than the products written to them: a single round, 32 bytes per nonzero,
 /// was 6 % slower at 2^18 constraints and no faster at 2^20).
-pub(crate) const SCATTER_ROUND_BYTES: usize = 4 << 20;
+const SCATTER_ROUND_BYTES: usize = 4 << 20;
 
 /// The CPU's `Σ_k w_k·M_kᵀ·v`: in rounds of rows (as many as `round_bytes` of pairs
 /// need), each task walks its share of the round and appends `(column, w_k·v[i]·a)` to a
 /// bucket per block of `2^13` columns; then each block sums its buckets from every task.
 /// (Scattering straight into a table of 2^21 elements cost a cache miss per entry.)
-pub(crate) fn scatter<E: KernelField>(
+fn scatter<E: KernelField>(
     mats: &[&Csr<E::Base>],
     weights: &[E],
     v: &[E],

@@ -448,11 +448,16 @@ fn matrix_row<F: LayerField, E: LayerExtension<F>>(
     // The rows past the constraints are empty.
     let (rows, _) = eq_rx.split_at(matrices.n_rows())?;
     let by_var = task.spmv_transposed(matrices, &weights[..3], &rows)?;
-    // In order from the layout's mask base on.
-    let mask: Vec<E> = mask_entries::<F, E>(layout, r_x, weights)
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect();
+    // Consecutive from the layout's mask base: `in_layout` places them by that.
+    let entries = mask_entries::<F, E>(layout, r_x, weights);
+    if !entries
+        .iter()
+        .enumerate()
+        .all(|(k, (i, _))| *i == layout.mask_base() + k)
+    {
+        return Err(RuntimeError::Internal("the masks' columns are not consecutive".into()).into());
+    }
+    let mask: Vec<E> = entries.into_iter().map(|(_, c)| c).collect();
     let ctx = task.context();
     let n_mask = mask.len();
     let args = [
