@@ -12,8 +12,9 @@ pub mod orion;
 
 pub use merkle::{Digest, MerkleTree, MultiProof};
 pub use orion::{
-    block_weights, combine_rows, commit, commit_with, encode_rows, open, open_with, verify,
-    Combiner, Commitment, Committed, Encoder, EvalProof, ExtensionOf, OrionParams, Salt,
+    block_weights, column_leaves, combine_rows, commit, commit_with, encode_and_hash, encode_rows,
+    open, open_with, verify, Combiner, Commitment, Committed, Encoder, EvalProof, ExtensionOf,
+    OrionParams, Rows, Salt,
 };
 
 /// Why a commitment could not be made or an opening was rejected.
@@ -27,7 +28,8 @@ pub enum PcsError {
     Rejected(String),
     #[error(transparent)]
     Code(#[from] fastzk_poly::PolyError),
-    /// A caller's encoder ([`orion::commit_with`]) failed: a device error, say.
+    /// A caller's encoder ([`orion::commit_with`]) failed (a device error, say) or gave
+    /// codewords or a tree of the wrong shape.
     #[error("encoding the rows: {0}")]
     Encode(String),
     /// A caller's combiner ([`orion::open_with`]) failed.

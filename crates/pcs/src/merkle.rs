@@ -14,8 +14,10 @@ use crate::PcsError;
 
 pub type Digest = [u8; 32];
 
-const LEAF: u8 = 0;
-const NODE: u8 = 1;
+/// The prefix of a leaf's hash input.
+pub const LEAF: u8 = 0;
+/// The prefix of an inner node's hash input.
+pub const NODE: u8 = 1;
 /// Nodes per rayon task.
 const PAR_MIN: usize = 1 << 10;
 
@@ -85,6 +87,31 @@ impl MerkleTree {
             layers.push(next);
         }
         Ok(Self { kind, layers })
+    }
+
+    /// The tree from its layers computed elsewhere (a device's), leaves first: checked
+    /// for shape only (each layer half the one below, one root), not rehashed — a wrong
+    /// digest makes openings the verifier rejects, never a proof it accepts.
+    pub fn from_layers(kind: HashKind, layers: Vec<Vec<Digest>>) -> Result<Self, PcsError> {
+        let leaves = layers.first().map_or(0, Vec::len);
+        let shaped = leaves.is_power_of_two()
+            && layers.len() == leaves.trailing_zeros() as usize + 1
+            && layers
+                .iter()
+                .enumerate()
+                .all(|(i, l)| l.len() == leaves >> i);
+        if !shaped {
+            return Err(PcsError::Shape(format!(
+                "Merkle layers of {:?} digests",
+                layers.iter().map(Vec::len).collect::<Vec<_>>()
+            )));
+        }
+        Ok(Self { kind, layers })
+    }
+
+    /// Its layers, leaves first.
+    pub fn layers(&self) -> &[Vec<Digest>] {
+        &self.layers
     }
 
     pub fn kind(&self) -> HashKind {

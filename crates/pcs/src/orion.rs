@@ -32,7 +32,9 @@
 //! unopened columns' digests say nothing. `u` is *not* masked here: the caller makes
 //! it uniform by opening a combination with a random block (see `fastzk-spartan`).
 
-use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
+use fastzk_field::{
+    bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField, PrimeField,
+};
 use fastzk_multilinear::{eq_table, Absorb, HashKind, Transcript};
 use fastzk_poly::{Order, Radix2Domain, TwoAdicTransform};
 use rand_core::RngCore;
@@ -266,7 +268,7 @@ pub struct EvalProof<F, E> {
 }
 
 /// A column's leaf digest, salted when hiding.
-fn leaf<F: NttField>(kind: HashKind, salt: Option<&Salt>, col: &[F]) -> Digest {
+fn leaf<F: PrimeField>(kind: HashKind, salt: Option<&Salt>, col: &[F]) -> Digest {
     let mut bytes = Vec::with_capacity(16 + col.len() * F::BYTES);
     if let Some(s) = salt {
         bytes.extend_from_slice(s);
@@ -313,11 +315,74 @@ pub fn block_weights<E: Field>(params: &OrionParams, betas: &[E], point: &[E]) -
     (weights, point[log_r..].to_vec())
 }
 
-/// How a commitment's rows become codewords: `encode(messages, k, width)` takes rows of
-/// `k` values (row-major) and gives each one's Reed–Solomon codeword of `width` values,
-/// the radix-2 NTT (natural order in and out) of the row padded with zeros. [`commit`]
-/// encodes on the CPU; a prover on a device passes its own ([`commit_with`]).
-pub type Encoder<'a, F> = &'a (dyn Fn(&[F], usize, usize) -> Result<Vec<F>, PcsError> + Sync);
+/// What a commitment hands its [`Encoder`]: every row's message and how the columns of
+/// their codewords are hashed.
+#[derive(Clone, Copy)]
+pub struct Rows<'a, F> {
+    /// Rows of `k` values, row-major.
+    pub messages: &'a [F],
+    pub k: usize,
+    /// The codeword length (a power of two, at least `k`).
+    pub width: usize,
+    pub hash: HashKind,
+    /// One per column when hiding, none otherwise.
+    pub salts: &'a [Salt],
+}
+
+/// How a commitment's rows become codewords and a Merkle tree: each row's Reed–Solomon
+/// codeword of `width` values — the radix-2 NTT (natural order in and out) of the row
+/// padded with zeros — row-major, and the tree whose leaf `j` hashes column `j`
+/// ([`column_leaves`]). [`commit`] does both on the CPU ([`encode_and_hash`]); a prover
+/// on a device passes its own ([`commit_with`]), so the codewords are hashed where they
+/// were made.
+pub type Encoder<'a, F> =
+    &'a (dyn Fn(&Rows<'_, F>) -> Result<(Vec<F>, MerkleTree), PcsError> + Sync);
+
+/// The CPU's [`Encoder`]: [`encode_rows`], then the tree over [`column_leaves`].
+pub fn encode_and_hash<F: NttField>(rows: &Rows<'_, F>) -> Result<(Vec<F>, MerkleTree), PcsError> {
+    let encoded = encode_rows(rows.messages, rows.k, rows.width)?;
+    let leaves = column_leaves(rows.hash, &encoded, rows.width, rows.salts);
+    Ok((encoded, MerkleTree::new(rows.hash, leaves)?))
+}
+
+/// The leaf digests of the columns of the row-major matrix with rows of `width` values:
+/// leaf `j` hashes `salts[j]` (when there are salts) and column `j`'s elements as
+/// little-endian bytes, top to bottom.
+pub fn column_leaves<F: PrimeField>(
+    kind: HashKind,
+    matrix: &[F],
+    width: usize,
+    salts: &[Salt],
+) -> Vec<Digest> {
+    // A block of consecutive columns is copied out row by row (each row's part is
+    // contiguous) and then hashed column by column: gathering one column at a time
+    // touched a page per row, which cost seconds for tall matrices (Spark's).
+    const BLOCK: usize = 64;
+    let height = matrix.len() / width.max(1);
+    (0..width.div_ceil(BLOCK))
+        .into_par_iter()
+        .flat_map_iter(|b| {
+            let cols = b * BLOCK..((b + 1) * BLOCK).min(width);
+            let w = cols.len();
+            let mut block = vec![F::ZERO; w * height];
+            for (i, row) in matrix.chunks(width).enumerate() {
+                for (k, x) in row[cols.clone()].iter().enumerate() {
+                    block[k * height + i] = *x;
+                }
+            }
+            let leaves: Vec<Digest> = if height == 0 {
+                cols.map(|j| leaf::<F>(kind, salts.get(j), &[])).collect()
+            } else {
+                block
+                    .chunks(height)
+                    .zip(cols)
+                    .map(|(col, j)| leaf(kind, salts.get(j), col))
+                    .collect()
+            };
+            leaves
+        })
+        .collect()
+}
 
 /// Commits to `rows` (each slice holding whole rows of `C` values, `C` the column count
 /// of a polynomial in `num_vars` variables — [`OrionParams::shape`]); `rng` supplies the
@@ -328,10 +393,10 @@ pub fn commit<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     rows: &[&[F]],
     rng: &mut R,
 ) -> Result<Committed<F>, PcsError> {
-    commit_with::<F, E, R>(params, num_vars, rows, rng, &encode_rows)
+    commit_with::<F, E, R>(params, num_vars, rows, rng, &encode_and_hash)
 }
 
-/// [`commit`] with the rows encoded by `encode`.
+/// [`commit`] with the rows encoded and their columns hashed by `encode`.
 pub fn commit_with<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     params: &OrionParams,
     num_vars: usize,
@@ -361,14 +426,6 @@ pub fn commit_with<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     messages[n_rows * d.k..]
         .iter_mut()
         .for_each(|x| *x = F::random(rng));
-    let encoded = encode(&messages, d.k, d.width)?;
-    if encoded.len() != d.height * d.width {
-        return Err(PcsError::Encode(format!(
-            "{} values from the encoder, {} expected",
-            encoded.len(),
-            d.height * d.width
-        )));
-    }
     let salts: Vec<Salt> = if params.hiding {
         (0..d.width)
             .map(|_| {
@@ -380,30 +437,29 @@ pub fn commit_with<F: NttField, E: ExtensionOf<F>, R: RngCore + ?Sized>(
     } else {
         Vec::new()
     };
-    // A block of consecutive columns is copied out row by row (each row's part is
-    // contiguous) and then hashed column by column: gathering one column at a time
-    // touched a page per row, which cost seconds for tall matrices (Spark's).
-    const BLOCK: usize = 64;
-    let height = encoded.len() / d.width;
-    let leaves = (0..d.width.div_ceil(BLOCK))
-        .into_par_iter()
-        .flat_map_iter(|b| {
-            let cols = b * BLOCK..((b + 1) * BLOCK).min(d.width);
-            let w = cols.len();
-            let mut block = vec![F::ZERO; w * height];
-            for (i, row) in encoded.chunks(d.width).enumerate() {
-                for (k, x) in row[cols.clone()].iter().enumerate() {
-                    block[k * height + i] = *x;
-                }
-            }
-            block
-                .chunks(height)
-                .zip(cols)
-                .map(|(col, j)| leaf(params.hash, salts.get(j), col))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let tree = MerkleTree::new(params.hash, leaves)?;
+    let (encoded, tree) = encode(&Rows {
+        messages: &messages,
+        k: d.k,
+        width: d.width,
+        hash: params.hash,
+        salts: &salts,
+    })?;
+    if encoded.len() != d.height * d.width {
+        return Err(PcsError::Encode(format!(
+            "{} values from the encoder, {} expected",
+            encoded.len(),
+            d.height * d.width
+        )));
+    }
+    if tree.leaves() != d.width || tree.kind() != params.hash {
+        return Err(PcsError::Encode(format!(
+            "a {:?} tree of {} leaves from the encoder, a {:?} tree of {} expected",
+            tree.kind(),
+            tree.leaves(),
+            params.hash,
+            d.width
+        )));
+    }
     Ok(Committed {
         commitment: Commitment {
             root: tree.root(),

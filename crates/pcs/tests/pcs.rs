@@ -2,12 +2,14 @@
 //! polynomial's value (checked against the multilinear evaluation), every tampered part
 //! of a proof is rejected.
 
-use fastzk_field::{bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField};
+use fastzk_field::{
+    bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3, NttField, PrimeField,
+};
 use fastzk_multilinear::{HashKind, Mle, Transcript};
 use fastzk_pcs::merkle::{self, hash_leaf, MerkleTree};
 use fastzk_pcs::{
-    block_weights, commit, commit_with, encode_rows, open, verify, EvalProof, ExtensionOf,
-    OrionParams, PcsError,
+    block_weights, column_leaves, commit, commit_with, encode_and_hash, open, verify, EvalProof,
+    ExtensionOf, OrionParams, PcsError, Rows,
 };
 use fastzk_testing::gen::rng;
 
@@ -244,9 +246,9 @@ fn blocks_open_as_a_weighted_sum() {
 /// Hiding at work: the zero polynomial's opened columns and proximity combination are
 /// random (nonzero everywhere, with overwhelming probability) and differ between two
 /// commitments; without hiding they are all zero.
-/// A caller's encoder: one that encodes as `encode_rows` gives the commitment `commit`
-/// gives (same randomness); one that fails, or gives codewords of the wrong length, is
-/// an error naming the encoding, never a commitment.
+/// A caller's encoder: one that encodes and hashes as `encode_and_hash` gives the
+/// commitment `commit` gives (same randomness); one that fails, or gives codewords or a
+/// tree of the wrong shape or hash, is an error naming the encoding, never a commitment.
 #[test]
 fn commit_with_takes_the_callers_encoder() {
     type E = GoldilocksExt3;
@@ -254,30 +256,96 @@ fn commit_with_takes_the_callers_encoder() {
     let evals: Vec<Goldilocks> = (0..1u64 << 10).map(Goldilocks::from_u64).collect();
     let plain = commit::<_, E, _>(&params, 10, &[&evals], &mut rng(3)).unwrap();
     let calls = std::sync::atomic::AtomicUsize::new(0);
-    let counted = |m: &[Goldilocks], k: usize, w: usize| {
+    let counted = |rows: &Rows<'_, Goldilocks>| {
         calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        encode_rows(m, k, w)
+        encode_and_hash(rows)
     };
     let same = commit_with::<_, E, _>(&params, 10, &[&evals], &mut rng(3), &counted).unwrap();
     assert_eq!(same.commitment, plain.commitment);
     assert_eq!(calls.into_inner(), 1);
-    let failing = |_: &[Goldilocks], _: usize, _: usize| -> Result<Vec<Goldilocks>, PcsError> {
-        Err(PcsError::Encode("no device".into()))
-    };
-    let short = |m: &[Goldilocks], k: usize, w: usize| {
-        let mut v = encode_rows(m, k, w)?;
+    type Out = Result<(Vec<Goldilocks>, MerkleTree), PcsError>;
+    let failing = |_: &Rows<'_, Goldilocks>| -> Out { Err(PcsError::Encode("no device".into())) };
+    let short = |rows: &Rows<'_, Goldilocks>| -> Out {
+        let (mut v, t) = encode_and_hash(rows)?;
         v.pop();
-        Ok(v)
+        Ok((v, t))
+    };
+    let half_tree = |rows: &Rows<'_, Goldilocks>| -> Out {
+        let (v, t) = encode_and_hash(rows)?;
+        let layers = t.layers()[1..].to_vec();
+        Ok((v, MerkleTree::from_layers(t.kind(), layers)?))
+    };
+    let other_hash = |rows: &Rows<'_, Goldilocks>| -> Out {
+        let (v, t) = encode_and_hash(rows)?;
+        Ok((
+            v,
+            MerkleTree::from_layers(HashKind::Sha3_256, t.layers().to_vec())?,
+        ))
     };
     for (encoder, says) in [
         (&failing as fastzk_pcs::Encoder<'_, Goldilocks>, "no device"),
         (&short, "values from the encoder"),
+        (&half_tree, "leaves from the encoder"),
+        (&other_hash, "Sha3_256 tree"),
     ] {
         let e = commit_with::<_, E, _>(&params, 10, &[&evals], &mut rng(3), encoder)
             .err()
             .expect("refused");
         assert!(matches!(e, PcsError::Encode(_)), "{e}");
         assert!(e.to_string().contains(says), "{e}");
+    }
+}
+
+/// Column leaves against each column hashed on its own (salt, then the elements' bytes),
+/// matrices narrower and wider than a block of columns, with and without salts, and no
+/// rows at all.
+#[test]
+fn column_leaves_hash_each_column() {
+    let mut r = rng(9);
+    for kind in [HashKind::Blake3, HashKind::Sha3_256] {
+        for (height, width) in [(0, 4), (1, 1), (3, 64), (5, 130), (200, 2)] {
+            let m: Vec<Goldilocks> = (0..height * width)
+                .map(|_| Goldilocks::random(&mut r))
+                .collect();
+            let salts: Vec<[u8; 16]> = (0..width).map(|j| [j as u8 ^ 0x5a; 16]).collect();
+            for salts in [&salts[..], &[]] {
+                let want: Vec<_> = (0..width)
+                    .map(|j| {
+                        let mut bytes = salts.get(j).map_or(Vec::new(), |s| s.to_vec());
+                        for i in 0..height {
+                            bytes.extend_from_slice(&m[i * width + j].to_le_bytes());
+                        }
+                        hash_leaf(kind, &bytes)
+                    })
+                    .collect();
+                assert_eq!(
+                    column_leaves(kind, &m, width, salts),
+                    want,
+                    "{height}×{width}"
+                );
+            }
+        }
+    }
+}
+
+/// A tree rebuilt from its layers is the tree; layers of the wrong shape are refused.
+#[test]
+fn trees_rebuild_from_their_layers_of_the_right_shape() {
+    let leaves: Vec<[u8; 32]> = (0..8u8)
+        .map(|i| hash_leaf(HashKind::Blake3, &[i]))
+        .collect();
+    let tree = MerkleTree::new(HashKind::Blake3, leaves).unwrap();
+    let again = MerkleTree::from_layers(HashKind::Blake3, tree.layers().to_vec()).unwrap();
+    assert_eq!(again.root(), tree.root());
+    assert_eq!(again.open(&[1, 6]).unwrap(), tree.open(&[1, 6]).unwrap());
+    let mut no_root = tree.layers().to_vec();
+    no_root.pop();
+    let mut odd = tree.layers().to_vec();
+    odd[0].pop();
+    let mut wide_root = tree.layers().to_vec();
+    wide_root[3].push([0; 32]);
+    for bad in [vec![], no_root, odd, wide_root] {
+        assert!(MerkleTree::from_layers(HashKind::Blake3, bad).is_err());
     }
 }
 

@@ -32,6 +32,7 @@ extern crate self as fastzk_runtime;
 mod columns;
 mod context;
 mod library;
+mod merkle;
 pub mod sumcheck;
 mod task;
 mod vec;
@@ -42,6 +43,7 @@ pub use columns::{transposed_source, Transposed};
 pub use context::{program_source, Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
 pub use library::{Matrix, Points};
+pub use merkle::merkle_source;
 pub use task::Task;
 pub use vec::{FieldVec, HostSlice, Residency, Traffic};
 

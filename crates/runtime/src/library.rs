@@ -65,7 +65,7 @@ impl Task<'_> {
     /// The Reed–Solomon codewords of the rows of `k` values in `messages` (row-major):
     /// each row padded with zeros to `width` (a power of two, at least `k`) and
     /// transformed on the field's subgroup of that size, in one batch. Orion's encoding
-    /// (`fastzk_pcs::encode_rows` on the CPU).
+    /// (`fastzk_pcs::encode_rows` on the CPU; [`Task::merkle_columns`] hashes the result).
     pub fn rs_encode<F: KernelField + NttField>(
         &mut self,
         messages: &FieldVec<F>,

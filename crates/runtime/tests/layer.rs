@@ -1065,6 +1065,76 @@ fn transposed_from_tasks<E: KernelField>(on_device: bool) {
     }
 }
 
+/// The library's Merkle trees over a matrix's columns from a task: every layer against
+/// the tree built here from each column hashed on its own (salt, then the elements'
+/// canonical bytes) with both hashes, for heights whose inputs end inside the first
+/// block, past it, at one and several BLAKE3 chunks (the stack merged during and after
+/// the input) and past SHA3's rate, with and without salts, edge values among the
+/// elements; shapes and salt counts that do not fit refused.
+fn merkle_from_tasks<F: KernelField<Base = F> + fastzk_field::PrimeField>(on_device: bool) {
+    use fastzk_multilinear::HashKind;
+    use fastzk_pcs::merkle::{hash_leaf, MerkleTree};
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        let cases = [
+            (0usize, 1usize),
+            (1, 1),
+            (7, 2),
+            (8, 4),
+            (17, 2),
+            (34, 1),
+            (127, 2),
+            (128, 2),
+            (256, 1),
+            (384, 2),
+            (1000, 1),
+            (1024, 2),
+            (3, 64),
+        ];
+        for kind in [HashKind::Blake3, HashKind::Sha3_256] {
+            for (c, &(height, width)) in cases.iter().enumerate() {
+                let m = inputs::<F>(c as u64, height * width);
+                let salts: Vec<[u8; 16]> = (0..width)
+                    .map(|j| core::array::from_fn(|b| (j * 31 + b * 7 + c) as u8))
+                    .collect();
+                for salts in [&salts[..], &[]] {
+                    let leaves = (0..width)
+                        .map(|j| {
+                            let mut bytes = salts.get(j).map_or(Vec::new(), |s| s.to_vec());
+                            for i in 0..height {
+                                bytes.extend_from_slice(&m[i * width + j].to_le_bytes());
+                            }
+                            hash_leaf(kind, &bytes)
+                        })
+                        .collect();
+                    let want = MerkleTree::new(kind, leaves).unwrap();
+                    let got = task
+                        .merkle_columns(kind, &ctx.vec(m.clone()), width, salts)
+                        .unwrap();
+                    assert_eq!(
+                        got.layers(),
+                        want.layers(),
+                        "{kind:?}, {height}×{width}, {} salts, {at}",
+                        salts.len()
+                    );
+                }
+            }
+        }
+        let m = ctx.vec(inputs::<F>(3, 12));
+        for (width, salts, says) in [
+            (3, 0, "power of two"),
+            (8, 0, "12 values"),
+            (4, 3, "3 salts"),
+        ] {
+            let e = task
+                .merkle_columns(HashKind::Blake3, &m, width, &vec![[0u8; 16]; salts])
+                .expect_err("refused");
+            assert!(e.to_string().contains(says), "{at}: {e}");
+        }
+    }
+}
+
 /// `lift` is the field crate's embedding of the base (checked where the field crate has
 /// one: the extensions).
 fn lift_is_the_field_embedding() {
@@ -1119,6 +1189,20 @@ fn nvrtc_compiles_layer_programs() {
             ptx.contains(".entry fzk_run"),
             "{name}: no fzk_run in the PTX"
         );
+    }
+    use fastzk_runtime::merkle_source;
+    for (name, src) in [
+        ("merkle, Goldilocks", merkle_source::<Goldilocks>()),
+        ("merkle, BN254", merkle_source::<bn254::Fr>()),
+    ] {
+        let ptx =
+            fastzk_gpu::cuda::compile_ptx(&src, "sm_80").unwrap_or_else(|e| panic!("{name}: {e}"));
+        for entry in ["fzm_leaves", "fzm_nodes"] {
+            assert!(
+                ptx.contains(&format!(".entry {entry}")),
+                "{name}: no {entry}"
+            );
+        }
     }
     use fastzk_runtime::transposed_source;
     for (name, src) in [
@@ -1303,6 +1387,19 @@ fn main() {
         "device::layer::spmv_transposed::bn254_fr",
         device_available(),
         || transposed_from_tasks::<bn254::Fr>(true),
+    );
+    t.plain("cpu::merkle_columns::goldilocks", || {
+        merkle_from_tasks::<Goldilocks>(false)
+    });
+    t.when(
+        "device::layer::merkle_columns::goldilocks",
+        device_available(),
+        || merkle_from_tasks::<Goldilocks>(true),
+    );
+    t.when(
+        "device::layer::merkle_columns::bn254_fr",
+        device_available(),
+        || merkle_from_tasks::<bn254::Fr>(true),
     );
     t.when(
         "device::layer::nvrtc_compiles_programs",

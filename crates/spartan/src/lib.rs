@@ -37,7 +37,7 @@
 use fastzk_field::NttField;
 use fastzk_multilinear::sumcheck::{self, Masking, SumcheckProof};
 use fastzk_multilinear::{eq_eval, eq_table, HashKind, Transcript, UnivariateMask};
-use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, OrionParams, PcsError};
+use fastzk_pcs::{Commitment, EvalProof, ExtensionOf, MerkleTree, OrionParams, PcsError, Rows};
 use fastzk_r1cs::{first_unsatisfied, Csr, R1cs, R1csError};
 use fastzk_runtime::sumcheck::{prove_eq_r1cs, prove_product2};
 use fastzk_runtime::{
@@ -51,8 +51,8 @@ pub mod format;
 
 /// A base field the Spartan prover runs on the single-source layer (Goldilocks, BN254's
 /// scalar field).
-pub trait LayerField: NttField + KernelField {}
-impl<F: NttField + KernelField> LayerField for F {}
+pub trait LayerField: NttField + KernelField<Base = Self> {}
+impl<F: NttField + KernelField<Base = F>> LayerField for F {}
 
 /// Its challenge field, on the layer too, with `F` as its kernels' base.
 pub trait LayerExtension<F: NttField>: ExtensionOf<F> + KernelField<Base = F> {}
@@ -952,16 +952,18 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     Ok((proof, spark, watch.timings))
 }
 
-/// Orion's row encoding on the layer, for every commitment the prover makes (the
-/// columns' hashes and the Merkle tree stay on the host).
+/// Orion's row encoding and the Merkle tree over the codewords' columns on the layer,
+/// for every commitment the prover makes: on a device the codewords are hashed where
+/// they were made, and come back once (the openings read their columns on the host).
 fn layer_encoder<F: LayerField>(
     ctx: &Context,
-) -> impl Fn(&[F], usize, usize) -> Result<Vec<F>, PcsError> + Sync + '_ {
-    move |m: &[F], k: usize, width: usize| {
+) -> impl Fn(&Rows<'_, F>) -> Result<(Vec<F>, MerkleTree), PcsError> + Sync + '_ {
+    move |rows: &Rows<'_, F>| {
         let on_layer = || {
-            ctx.task()?
-                .rs_encode(&ctx.vec(m.to_vec()), k, width)?
-                .into_vec()
+            let mut task = ctx.task()?;
+            let encoded = task.rs_encode(&ctx.vec(rows.messages.to_vec()), rows.k, rows.width)?;
+            let tree = task.merkle_columns(rows.hash, &encoded, rows.width, rows.salts)?;
+            Ok((encoded.into_vec()?, tree))
         };
         on_layer().map_err(|e: RuntimeError| PcsError::Encode(e.to_string()))
     }

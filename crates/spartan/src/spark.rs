@@ -699,7 +699,7 @@ mod tests {
         let pcs = SpartanParams::default().pcs;
         prove::<F, E>(
             &pcs,
-            &fastzk_pcs::encode_rows,
+            &fastzk_pcs::encode_and_hash,
             &fastzk_pcs::combine_rows,
             &c.key,
             eq_table(&c.point.0),
@@ -757,7 +757,7 @@ mod tests {
             }
             let p = prove_lookups::<Gl, Gl3>(
                 &pcs,
-                &fastzk_pcs::encode_rows,
+                &fastzk_pcs::encode_and_hash,
                 &fastzk_pcs::combine_rows,
                 &c.key,
                 [eq_x.clone(), eq_y.clone()],
