@@ -165,7 +165,7 @@ pub const MAX_PRODUCTS: usize = 4;
 
 /// Absorbs each product's two halves' values and folds them at a random `c`: returns
 /// `[c]` (the point's new first coordinate) and the folded claims.
-fn fold<F: Field + Absorb>(ends: &[[F; 2]], transcript: &mut Transcript) -> (Vec<F>, Vec<F>) {
+pub fn fold<F: Field + Absorb>(ends: &[[F; 2]], transcript: &mut Transcript) -> (Vec<F>, Vec<F>) {
     let flat: Vec<F> = ends.iter().flatten().copied().collect();
     transcript.append_elements(b"product halves", &flat);
     let c: F = transcript.challenge(b"product fold");

@@ -33,6 +33,7 @@ mod columns;
 mod context;
 mod library;
 mod merkle;
+mod product;
 pub mod sumcheck;
 mod task;
 mod vec;
@@ -44,6 +45,7 @@ pub use context::{program_source, Arg, Context, RuntimeError};
 pub use fastzk_kernel_macro::{kernel, reducer};
 pub use library::{Matrix, Points};
 pub use merkle::merkle_source;
+pub use product::{prove_grand_products, GrandProducts};
 pub use task::Task;
 pub use vec::{FieldVec, HostSlice, Residency, Traffic};
 

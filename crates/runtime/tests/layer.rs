@@ -1135,6 +1135,53 @@ fn merkle_from_tasks<F: KernelField<Base = F> + fastzk_field::PrimeField>(on_dev
     }
 }
 
+/// Grand products on the layer against `fastzk_multilinear::product::prove` on the same
+/// tables: the same products, proof and leaf claims, and the transcripts in the same
+/// state after; one to four products of 2 to 2^9 leaves, random with edge values, all
+/// equal, with zeros, all ones; shapes it cannot take refused.
+fn grand_products_from_tasks<F: KernelField + fastzk_multilinear::Absorb>(on_device: bool) {
+    use fastzk_multilinear::{product, HashKind, Transcript};
+    use fastzk_runtime::prove_grand_products;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        for p in 1..=4usize {
+            for log in [1usize, 2, 3, 9] {
+                let n = 1 << log;
+                let random: Vec<Vec<F>> = (0..p)
+                    .map(|k| inputs::<F>((p * 10 + k) as u64, n))
+                    .collect();
+                let equal = vec![vec![F::from_u64(7); n]; p];
+                let mut zeros = random.clone();
+                zeros[p - 1][n / 2] = F::ZERO;
+                let ones = vec![vec![F::ONE; n]; p];
+                for (name, tables) in [
+                    ("random", random),
+                    ("equal", equal),
+                    ("zeros", zeros),
+                    ("ones", ones),
+                ] {
+                    let mut t_ref = Transcript::new(HashKind::Blake3, b"products");
+                    let want = product::prove(tables.clone(), &mut t_ref).unwrap();
+                    let interleaved: Vec<F> = (0..n * p).map(|i| tables[i % p][i / p]).collect();
+                    let mut t = Transcript::new(HashKind::Blake3, b"products");
+                    let got =
+                        prove_grand_products(&mut task, ctx.vec(interleaved), p, &mut t).unwrap();
+                    assert_eq!(got, want, "{p} products of 2^{log}, {name}, {at}");
+                    let (a, b): (F, F) = (t.challenge(b"after"), t_ref.challenge(b"after"));
+                    assert_eq!(a, b, "{p} products of 2^{log}, {name}: transcripts, {at}");
+                }
+            }
+        }
+        for (len, p) in [(8usize, 0usize), (10, 5), (4, 4), (12, 2), (9, 2)] {
+            let mut t = Transcript::new(HashKind::Blake3, b"products");
+            let e = prove_grand_products(&mut task, ctx.vec(inputs::<F>(1, len)), p, &mut t)
+                .expect_err("refused");
+            assert!(e.to_string().contains("products"), "{len}, {p}, {at}: {e}");
+        }
+    }
+}
+
 /// `lift` is the field crate's embedding of the base (checked where the field crate has
 /// one: the extensions).
 fn lift_is_the_field_embedding() {
@@ -1387,6 +1434,22 @@ fn main() {
         "device::layer::spmv_transposed::bn254_fr",
         device_available(),
         || transposed_from_tasks::<bn254::Fr>(true),
+    );
+    t.plain("cpu::grand_products::goldilocks_ext3", || {
+        grand_products_from_tasks::<GoldilocksExt3>(false)
+    });
+    t.plain("cpu::grand_products::bn254_fr", || {
+        grand_products_from_tasks::<bn254::Fr>(false)
+    });
+    t.when(
+        "device::layer::grand_products::goldilocks_ext3",
+        device_available(),
+        || grand_products_from_tasks::<GoldilocksExt3>(true),
+    );
+    t.when(
+        "device::layer::grand_products::bn254_fr",
+        device_available(),
+        || grand_products_from_tasks::<bn254::Fr>(true),
     );
     t.plain("cpu::merkle_columns::goldilocks", || {
         merkle_from_tasks::<Goldilocks>(false)
