@@ -95,7 +95,7 @@ pub fn prove_grand_products<F: KernelField + Absorb>(
     transcript: &mut Transcript,
 ) -> Result<GrandProducts<F>, RuntimeError> {
     let p = products;
-    let n = if p == 0 { 0 } else { leaves.len() / p };
+    let n = leaves.len().checked_div(p).unwrap_or(0);
     if !(1..=MAX_PRODUCTS).contains(&p) || n < 2 || !n.is_power_of_two() || n * p != leaves.len() {
         return Err(RuntimeError::Call {
             kernel: "prove_grand_products",
