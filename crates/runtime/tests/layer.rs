@@ -1292,6 +1292,7 @@ fn main() {
     }
     per_field!("goldilocks", Goldilocks);
     per_field!("goldilocks_ext2", GoldilocksExt2);
+    per_field!("goldilocks_ext3", GoldilocksExt3);
     per_field!("bn254_fr", bn254::Fr);
     per_field!("bls12_381_fr", bls12_381::Fr);
     per_field!("bls12_381_fq", bls12_381::Fq);
