@@ -182,6 +182,12 @@ impl Context {
 
     /// A vector of this context, on the host.
     pub fn vec<F: KernelField>(&self, v: Vec<F>) -> FieldVec<F> {
+        FieldVec::from_host(self.shared.clone(), Arc::new(v))
+    }
+
+    /// A vector of this context over host data shared with its owner, not copied (a
+    /// vector never changes, so neither side can see the other write).
+    pub fn vec_shared<F: KernelField>(&self, v: Arc<Vec<F>>) -> FieldVec<F> {
         FieldVec::from_host(self.shared.clone(), v)
     }
 

@@ -117,12 +117,12 @@ struct Copies<F> {
 }
 
 impl<F: DeviceField> FieldVec<F> {
-    pub(crate) fn from_host(shared: Arc<Shared>, v: Vec<F>) -> Self {
+    pub(crate) fn from_host(shared: Arc<Shared>, v: Arc<Vec<F>>) -> Self {
         Self {
             len: v.len(),
             shared,
             copies: Mutex::new(Copies {
-                host: Some(HostSlice::whole(Arc::new(v))),
+                host: Some(HostSlice::whole(v)),
                 device: None,
             }),
         }

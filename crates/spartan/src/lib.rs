@@ -921,6 +921,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
         Some(pk) => {
             let w = [weights[0], weights[1], weights[2]];
             let p = spark::prove::<F, E>(
+                ctx,
                 &params.pcs,
                 &encode,
                 &combine,

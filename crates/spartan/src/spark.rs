@@ -41,8 +41,11 @@ use fastzk_r1cs::R1cs;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
+use std::sync::Arc;
 
-use crate::{Layout, SpartanError, Stopwatch};
+use fastzk_runtime::{kernel, prove_grand_products, Arg, Context, KernelField};
+
+use crate::{LayerExtension, LayerField, Layout, SpartanError, Stopwatch};
 
 /// Tables of the entries' commitment, in order.
 const ENTRY_TABLES: usize = 7;
@@ -83,10 +86,10 @@ pub struct SparkKey<F> {
     pub commitment: SparkCommitment,
     rows: Vec<u32>,
     cols: Vec<u32>,
-    /// `row, col, a, b, c, ts_row, ts_col`.
-    tables: Vec<Vec<F>>,
+    /// `row, col, a, b, c, ts_row, ts_col` (shared with the layer's vectors, not copied).
+    tables: Vec<Arc<Vec<F>>>,
     /// `final_row`, `final_col`.
-    finals: [Vec<F>; 2],
+    finals: [Arc<Vec<F>>; 2],
     entries: Committed<F>,
     memory: Committed<F>,
 }
@@ -236,6 +239,7 @@ pub(crate) fn setup<F: NttField, E: ExtensionOf<F>>(
     let mut no_rng = ChaCha20Rng::from_seed([0; 32]);
     let slices: Vec<&[F]> = tables.iter().map(Vec::as_slice).collect();
     let entries = fastzk_pcs::commit::<F, E, _>(&pcs, log_n, &slices, &mut no_rng)?;
+    let tables = tables.into_iter().map(Arc::new).collect();
     let memory =
         fastzk_pcs::commit::<F, E, _>(&pcs, log_mem, &[&final_row, &final_col], &mut no_rng)?;
     Ok(SparkKey {
@@ -252,10 +256,60 @@ pub(crate) fn setup<F: NttField, E: ExtensionOf<F>>(
         rows,
         cols,
         tables,
-        finals: [final_row, final_col],
+        finals: [Arc::new(final_row), Arc::new(final_col)],
         entries,
         memory,
     })
+}
+
+/// Leaf `i = 4x + k` of the entries' products: `RS_row`, `WS_row = RS_row + 1`,
+/// `RS_col`, `WS_col` at entry `x` (the fingerprint `γ²·a + γ·v + t − τ` of the read).
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+fn entry_leaves<F: KernelField>(
+    i: usize,
+    row: &[F::Base],
+    col: &[F::Base],
+    ts_row: &[F::Base],
+    ts_col: &[F::Base],
+    e_row: &[F],
+    e_col: &[F],
+    g1: F,
+    g2: F,
+    tau: F,
+) -> F {
+    let x = i / 4;
+    let k = i % 4;
+    let read = if k < 2 {
+        g2.mul_by_base(row[x]) + g1 * e_row[x] + F::lift(ts_row[x])
+    } else {
+        g2.mul_by_base(col[x]) + g1 * e_col[x] + F::lift(ts_col[x])
+    };
+    let write = if k % 2 == 1 { F::ONE } else { F::ZERO };
+    read - tau + write
+}
+
+/// Leaf `i = 4x + k` of the memory's products: `Init_row`, `Final_row`, `Init_col`,
+/// `Final_col` at cell `x` (`eq` tables padded with zeros to the memory's size).
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+fn memory_leaves<F: KernelField>(
+    i: usize,
+    ids: &[F::Base],
+    eq_x: &[F],
+    eq_y: &[F],
+    final_row: &[F::Base],
+    final_col: &[F::Base],
+    g1: F,
+    g2: F,
+    tau: F,
+) -> F {
+    let x = i / 4;
+    let k = i % 4;
+    let e = if k < 2 { eq_x[x] } else { eq_y[x] };
+    let count = if k < 2 { final_row[x] } else { final_col[x] };
+    let counted = if k % 2 == 1 { F::lift(count) } else { F::ZERO };
+    g2.mul_by_base(ids[x]) + g1 * e - tau + counted
 }
 
 /// `γ²·a + γ·v + t − τ`.
@@ -315,7 +369,8 @@ fn batch_opening<E: Field + fastzk_multilinear::Absorb>(
 /// Proves `Σ_m weights_m·M_m(r_x, r_y)`, given `eq(r_x, ·)` (the prover has it from
 /// `M(r_x, ·)`); returns the proof.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
+pub(crate) fn prove<F: LayerField, E: LayerExtension<F>>(
+    ctx: &Context,
     pcs: &OrionParams,
     encode: Encoder<'_, F>,
     combine: Combiner<'_, F, E>,
@@ -330,6 +385,7 @@ pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
     let e_row: Vec<E> = key.rows.par_iter().map(|&r| eq_x[r as usize]).collect();
     let e_col: Vec<E> = key.cols.par_iter().map(|&c| eq_y[c as usize]).collect();
     prove_lookups(
+        ctx,
         pcs,
         encode,
         combine,
@@ -345,7 +401,8 @@ pub(crate) fn prove<F: NttField, E: ExtensionOf<F>>(
 /// The proof with the lookups `e_row`, `e_col` given (the honest ones from [`prove`]; a
 /// test gives wrong ones and watches the memory check fail).
 #[allow(clippy::too_many_arguments)]
-fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
+fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
+    ctx: &Context,
     pcs: &OrionParams,
     encode: Encoder<'_, F>,
     combine: Combiner<'_, F, E>,
@@ -389,42 +446,49 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let gamma: E = t.challenge(b"spark gamma");
     let gamma = [gamma, gamma * gamma];
     let tau: E = t.challenge(b"spark tau");
-    let h = |a: F, v: E, ts: F| fingerprint(gamma, tau, E::from_base(a), v, E::from_base(ts));
-    let reads = |addr: &[F], vals: &[E], ts: &[F]| -> Vec<E> {
-        (0..n)
-            .into_par_iter()
-            .map(|k| h(addr[k], vals[k], ts[k]))
-            .collect()
-    };
-    let rs_row = reads(&key.tables[ROW], &e_row, &key.tables[TS_ROW]);
-    let rs_col = reads(&key.tables[COL], &e_col, &key.tables[TS_COL]);
-    let plus_one = |v: &[E]| -> Vec<E> { v.par_iter().map(|x| *x + E::ONE).collect() };
-    let (ws_row, ws_col) = (plus_one(&rs_row), plus_one(&rs_col));
-    let (products, entry_product_proof, at_q) =
-        product::prove::<E>(vec![rs_row, ws_row, rs_col, ws_col], t)?;
+    // The fingerprints of both memory checks, interleaved for the products (four each).
+    let mut task = ctx.task()?;
+    let table = |i: usize| ctx.vec_shared(key.tables[i].clone());
+    let (e_row, e_col) = (Arc::new(e_row), Arc::new(e_col));
+    let (row, col, ts_row, ts_col) = (table(ROW), table(COL), table(TS_ROW), table(TS_COL));
+    let (e_row_v, e_col_v) = (ctx.vec_shared(e_row.clone()), ctx.vec_shared(e_col.clone()));
+    let fp = [Arg::Field(gamma[0]), Arg::Field(gamma[1]), Arg::Field(tau)];
+    let mut args = vec![
+        Arg::BaseVec(&row),
+        Arg::BaseVec(&col),
+        Arg::BaseVec(&ts_row),
+        Arg::BaseVec(&ts_col),
+        Arg::Vec(&e_row_v),
+        Arg::Vec(&e_col_v),
+    ];
+    args.extend(fp);
+    let leaves = task.map(EntryLeaves, 4 * n, &args)?;
+    drop(args);
+    drop((e_row_v, e_col_v));
+    let (products, entry_product_proof, at_q) = prove_grand_products(&mut task, leaves, 4, t)?;
     let entry_products: [E; 4] = products.try_into().expect("four products");
 
     let mem = 1usize << shape.log_mem;
-    let memory_leaves = |eq: &[E], finals: &[F]| -> [Vec<E>; 2] {
-        let init: Vec<E> = (0..mem)
-            .into_par_iter()
-            .map(|i| {
-                let v = eq.get(i).copied().unwrap_or(E::ZERO);
-                h(F::from_u64(i as u64), v, F::ZERO)
-            })
-            .collect();
-        let fin = init
-            .par_iter()
-            .zip(finals)
-            .map(|(x, f)| *x + E::from_base(*f))
-            .collect();
-        [init, fin]
+    let padded_eq = |mut eq: Vec<E>| {
+        eq.resize(mem, E::ZERO);
+        ctx.vec(eq)
     };
-    let [init_row, final_row] = memory_leaves(&eq_x, &key.finals[0]);
-    let [init_col, final_col] = memory_leaves(&eq_y, &key.finals[1]);
-    let (products, memory_product_proof, at_qm) =
-        product::prove::<E>(vec![init_row, final_row, init_col, final_col], t)?;
+    let (eq_x, eq_y) = (padded_eq(eq_x), padded_eq(eq_y));
+    let ids = ctx.vec((0..mem as u64).map(F::from_u64).collect());
+    let finals = key.finals.clone().map(|f| ctx.vec_shared(f));
+    let mut args = vec![
+        Arg::BaseVec(&ids),
+        Arg::Vec(&eq_x),
+        Arg::Vec(&eq_y),
+        Arg::BaseVec(&finals[0]),
+        Arg::BaseVec(&finals[1]),
+    ];
+    args.extend(fp);
+    let leaves = task.map(MemoryLeaves, 4 * mem, &args)?;
+    let (products, memory_product_proof, at_qm) = prove_grand_products(&mut task, leaves, 4, t)?;
     let memory_products: [E; 4] = products.try_into().expect("four products");
+    let unshare = |v: Arc<Vec<E>>| Arc::try_unwrap(v).unwrap_or_else(|v| v.to_vec());
+    let (e_row, e_col) = (unshare(e_row), unshare(e_col));
     watch.lap("Spark: memory-check grand products");
 
     // The leaves' tables at q, then the memory's at q_m.
@@ -474,7 +538,8 @@ fn prove_lookups<F: NttField, E: ExtensionOf<F>>(
     let entry_values: Vec<E> = key
         .tables
         .iter()
-        .chain(&lookup_tables)
+        .map(|tb| tb.as_slice())
+        .chain(lookup_tables.iter().map(Vec::as_slice))
         .map(|tb| evaluate_base(tb, &eq_k))
         .collect();
     let (w, c, _) = batch_opening(&pcs, &entry_values[..ENTRY_TABLES], &r_k, t);
@@ -695,9 +760,10 @@ mod tests {
         )
     }
 
-    fn proof<F: NttField, E: ExtensionOf<F>>(c: &Case<F, E>) -> SparkProof<F, E> {
+    fn proof<F: LayerField, E: LayerExtension<F>>(c: &Case<F, E>) -> SparkProof<F, E> {
         let pcs = SpartanParams::default().pcs;
         prove::<F, E>(
+            &Context::cpu(),
             &pcs,
             &fastzk_pcs::encode_and_hash,
             &fastzk_pcs::combine_rows,
@@ -756,6 +822,7 @@ mod tests {
                 e_col[k] += Gl3::ONE;
             }
             let p = prove_lookups::<Gl, Gl3>(
+                &Context::cpu(),
                 &pcs,
                 &fastzk_pcs::encode_and_hash,
                 &fastzk_pcs::combine_rows,
