@@ -278,7 +278,7 @@ pub fn prove_product3<F: KernelField + Absorb, T: Table<F>>(
     claim: F,
     transcript: &mut Transcript,
 ) -> Result<Product3Run<F>, RuntimeError> {
-    prove_product(
+    prove_fused(
         task,
         tables,
         claim,
@@ -295,7 +295,7 @@ pub fn prove_product2<F: KernelField + Absorb, T: Table<F>>(
     claim: F,
     transcript: &mut Transcript,
 ) -> Result<ProductRun<F, 2>, RuntimeError> {
-    prove_product(
+    prove_fused(
         task,
         tables,
         claim,
@@ -304,10 +304,14 @@ pub fn prove_product2<F: KernelField + Absorb, T: Table<F>>(
     )
 }
 
-/// The rounds of a product of `K` tables: `message` sums the first message over the
-/// pairs, `round` binds and sums the next one (its first `2K` outputs the next round's
-/// halves), `last` binds the last pair.
-fn prove_product<F, T: Table<F>, const K: usize, M, R, L>(
+/// All rounds of the sumcheck of `g` over `K` tables from `claim` (taken, one
+/// power-of-two length of at least 2), `g` given by three kernels over the tables'
+/// halves (`al, ah, bl, bh, …`): `message` gives a round's message `s(0), s(2), …` from
+/// pair `j`, `round` (with `q`, `r` after the halves) binds pairs `j` and `j + q` to `r`
+/// and gives the next round's halves at `j` (its first `2K` outputs) and message terms,
+/// `last` (with `r`) binds the last pair. The rounds `run_fused` gives for that `g`
+/// ([`prove_product3`], [`prove_product2`] are two; a prover writes its own `g` so).
+pub fn prove_fused<F, T: Table<F>, const K: usize, M, R, L>(
     task: &mut Task<'_>,
     tables: [T; K],
     claim: F,

@@ -43,9 +43,10 @@ use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
 
-use fastzk_runtime::{kernel, prove_grand_products, Arg, Context, KernelField};
+use fastzk_runtime::sumcheck::prove_fused;
+use fastzk_runtime::{kernel, prove_grand_products, Arg, Context, FieldVec, KernelField, Sum};
 
-use crate::{LayerExtension, LayerField, Layout, SpartanError, Stopwatch};
+use crate::{rounds, LayerExtension, LayerField, Layout, SpartanError, Stopwatch};
 
 /// Tables of the entries' commitment, in order.
 const ENTRY_TABLES: usize = 7;
@@ -312,6 +313,156 @@ fn memory_leaves<F: KernelField>(
     g2.mul_by_base(ids[x]) + g1 * e - tau + counted
 }
 
+/// `w_A·a + w_B·b + w_C·c` at entry `k`.
+#[kernel]
+fn weighted_values<F: KernelField>(
+    k: usize,
+    a: &[F::Base],
+    b: &[F::Base],
+    c: &[F::Base],
+    w_a: F,
+    w_b: F,
+    w_c: F,
+) -> F {
+    w_a.mul_by_base(a[k]) + w_b.mul_by_base(b[k]) + w_c.mul_by_base(c[k])
+}
+
+#[kernel]
+fn triple<F: KernelField>(k: usize, a: &[F], b: &[F], c: &[F]) -> F {
+    a[k] * b[k] * c[k]
+}
+
+#[kernel]
+fn scaled_base<F: KernelField>(k: usize, beta: F, v: &[F::Base]) -> F {
+    beta.mul_by_base(v[k])
+}
+
+#[kernel]
+fn plus_times_base<F: KernelField>(k: usize, acc: &[F], beta: F, v: &[F::Base]) -> F {
+    acc[k] + beta.mul_by_base(v[k])
+}
+
+#[kernel]
+fn scaled<F: KernelField>(k: usize, s: F, v: &[F]) -> F {
+    s * v[k]
+}
+
+/// A round's message `s(0), s(2), s(3)` of the evaluation sumcheck's `a·b·c + d·e` from
+/// pair `j` (`prove_fused`'s message kernel).
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+fn eval_message<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    dl: &[F],
+    dh: &[F],
+    el: &[F],
+    eh: &[F],
+) -> [F; 3] {
+    let da = ah[j] - al[j];
+    let db = bh[j] - bl[j];
+    let dc = ch[j] - cl[j];
+    let dd = dh[j] - dl[j];
+    let de = eh[j] - el[j];
+    let a2 = ah[j] + da;
+    let b2 = bh[j] + db;
+    let c2 = ch[j] + dc;
+    let d2 = dh[j] + dd;
+    let e2 = eh[j] + de;
+    [
+        al[j] * bl[j] * cl[j] + dl[j] * el[j],
+        a2 * b2 * c2 + d2 * e2,
+        (a2 + da) * (b2 + db) * (c2 + dc) + (d2 + dd) * (e2 + de),
+    ]
+}
+
+/// Binds pairs `j` and `j + q` of the five tables to `r` (the next round's halves at
+/// `j`) and gives the next message's terms from them.
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+fn eval_round<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    dl: &[F],
+    dh: &[F],
+    el: &[F],
+    eh: &[F],
+    q: usize,
+    r: F,
+) -> [F; 13] {
+    let a0 = al[j] + r * (ah[j] - al[j]);
+    let a1 = al[j + q] + r * (ah[j + q] - al[j + q]);
+    let b0 = bl[j] + r * (bh[j] - bl[j]);
+    let b1 = bl[j + q] + r * (bh[j + q] - bl[j + q]);
+    let c0 = cl[j] + r * (ch[j] - cl[j]);
+    let c1 = cl[j + q] + r * (ch[j + q] - cl[j + q]);
+    let d0 = dl[j] + r * (dh[j] - dl[j]);
+    let d1 = dl[j + q] + r * (dh[j + q] - dl[j + q]);
+    let e0 = el[j] + r * (eh[j] - el[j]);
+    let e1 = el[j + q] + r * (eh[j + q] - el[j + q]);
+    let da = a1 - a0;
+    let db = b1 - b0;
+    let dc = c1 - c0;
+    let dd = d1 - d0;
+    let de = e1 - e0;
+    let a2 = a1 + da;
+    let b2 = b1 + db;
+    let c2 = c1 + dc;
+    let d2 = d1 + dd;
+    let e2 = e1 + de;
+    [
+        a0,
+        a1,
+        b0,
+        b1,
+        c0,
+        c1,
+        d0,
+        d1,
+        e0,
+        e1,
+        a0 * b0 * c0 + d0 * e0,
+        a2 * b2 * c2 + d2 * e2,
+        (a2 + da) * (b2 + db) * (c2 + dc) + (d2 + dd) * (e2 + de),
+    ]
+}
+
+/// Binds the last pair of each of the five tables.
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+fn eval_last<F: KernelField>(
+    j: usize,
+    al: &[F],
+    ah: &[F],
+    bl: &[F],
+    bh: &[F],
+    cl: &[F],
+    ch: &[F],
+    dl: &[F],
+    dh: &[F],
+    el: &[F],
+    eh: &[F],
+    r: F,
+) -> [F; 5] {
+    [
+        al[j] + r * (ah[j] - al[j]),
+        bl[j] + r * (bh[j] - bl[j]),
+        cl[j] + r * (ch[j] - cl[j]),
+        dl[j] + r * (dh[j] - dl[j]),
+        el[j] + r * (eh[j] - el[j]),
+    ]
+}
+
 /// `γ²·a + γ·v + t − τ`.
 #[inline]
 fn fingerprint<E: Field>(gamma: [E; 2], tau: E, a: E, v: E, t: E) -> E {
@@ -328,16 +479,6 @@ fn padded<E: Field>(r: &[E], log_mem: usize) -> Vec<E> {
 /// The identity table's extension `Σ_b 2^(n−1−b)·x_b` at `x`.
 fn identity_at<E: Field>(x: &[E]) -> E {
     x.iter().fold(E::ZERO, |acc, xi| acc.double() + *xi)
-}
-
-/// `Σ_k eq(q, k)·table_k` for a base-field table.
-fn evaluate_base<F: NttField, E: ExtensionOf<F>>(table: &[F], eq: &[E]) -> E {
-    const CHUNK: usize = 1 << 12;
-    table
-        .par_chunks(CHUNK)
-        .zip(eq.par_chunks(CHUNK))
-        .map(|(t, e)| E::dot_base(e.iter().copied().zip(t.iter().copied())))
-        .sum()
 }
 
 /// The extension element from its coordinates' values.
@@ -416,18 +557,30 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     let pcs = public_params(pcs);
     let shape = key.commitment.shape;
     let n = 1usize << shape.log_n;
-    let vals: Vec<E> = (0..n)
-        .into_par_iter()
-        .map(|k| {
-            weights[0].mul_base(key.tables[VALS][k])
-                + weights[1].mul_base(key.tables[VALS + 1][k])
-                + weights[2].mul_base(key.tables[VALS + 2][k])
-        })
-        .collect();
-    let value: E = (0..n)
-        .into_par_iter()
-        .map(|k| vals[k] * e_row[k] * e_col[k])
-        .sum();
+    let mut task = ctx.task()?;
+    let table = |i: usize| ctx.vec_shared(key.tables[i].clone());
+    let tables: Vec<FieldVec<F>> = (0..ENTRY_TABLES).map(table).collect();
+    let (e_row, e_col) = (Arc::new(e_row), Arc::new(e_col));
+    let (e_row_v, e_col_v) = (ctx.vec_shared(e_row.clone()), ctx.vec_shared(e_col.clone()));
+    let [w_a, w_b, w_c] = weights.map(Arg::Field);
+    let vals = task.map(
+        WeightedValues,
+        n,
+        &[
+            Arg::BaseVec(&tables[VALS]),
+            Arg::BaseVec(&tables[VALS + 1]),
+            Arg::BaseVec(&tables[VALS + 2]),
+            w_a,
+            w_b,
+            w_c,
+        ],
+    )?;
+    let value: E = task.map_reduce(
+        Triple,
+        Sum,
+        n,
+        &[Arg::Vec(&vals), Arg::Vec(&e_row_v), Arg::Vec(&e_col_v)],
+    )?[0];
     t.append_elements(b"spark value", &[value]);
 
     let coords = |v: &[E]| -> Vec<Vec<F>> {
@@ -435,36 +588,39 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
             .map(|d| v.par_iter().map(|x| x.coeff(d)).collect())
             .collect()
     };
-    let lookup_tables: Vec<Vec<F>> = coords(&e_row).into_iter().chain(coords(&e_col)).collect();
+    let lookup_tables: Vec<Arc<Vec<F>>> = coords(&e_row)
+        .into_iter()
+        .chain(coords(&e_col))
+        .map(Arc::new)
+        .collect();
+    drop((e_row, e_col));
     let mut no_rng = ChaCha20Rng::from_seed([0; 32]);
-    let slices: Vec<&[F]> = lookup_tables.iter().map(Vec::as_slice).collect();
+    let slices: Vec<&[F]> = lookup_tables.iter().map(|v| v.as_slice()).collect();
     let lookups =
         fastzk_pcs::commit_with::<F, E, _>(&pcs, shape.log_n, &slices, &mut no_rng, encode)?;
     t.append_bytes(b"spark lookups", &lookups.commitment.root);
+    let lookup_tables: Vec<FieldVec<F>> = lookup_tables
+        .into_iter()
+        .map(|v| ctx.vec_shared(v))
+        .collect();
     watch.lap("Spark: lookups e_row, e_col, committed");
 
     let gamma: E = t.challenge(b"spark gamma");
     let gamma = [gamma, gamma * gamma];
     let tau: E = t.challenge(b"spark tau");
     // The fingerprints of both memory checks, interleaved for the products (four each).
-    let mut task = ctx.task()?;
-    let table = |i: usize| ctx.vec_shared(key.tables[i].clone());
-    let (e_row, e_col) = (Arc::new(e_row), Arc::new(e_col));
-    let (row, col, ts_row, ts_col) = (table(ROW), table(COL), table(TS_ROW), table(TS_COL));
-    let (e_row_v, e_col_v) = (ctx.vec_shared(e_row.clone()), ctx.vec_shared(e_col.clone()));
     let fp = [Arg::Field(gamma[0]), Arg::Field(gamma[1]), Arg::Field(tau)];
     let mut args = vec![
-        Arg::BaseVec(&row),
-        Arg::BaseVec(&col),
-        Arg::BaseVec(&ts_row),
-        Arg::BaseVec(&ts_col),
+        Arg::BaseVec(&tables[ROW]),
+        Arg::BaseVec(&tables[COL]),
+        Arg::BaseVec(&tables[TS_ROW]),
+        Arg::BaseVec(&tables[TS_COL]),
         Arg::Vec(&e_row_v),
         Arg::Vec(&e_col_v),
     ];
     args.extend(fp);
     let leaves = task.map(EntryLeaves, 4 * n, &args)?;
     drop(args);
-    drop((e_row_v, e_col_v));
     let (products, entry_product_proof, at_q) = prove_grand_products(&mut task, leaves, 4, t)?;
     let entry_products: [E; 4] = products.try_into().expect("four products");
 
@@ -485,38 +641,46 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     ];
     args.extend(fp);
     let leaves = task.map(MemoryLeaves, 4 * mem, &args)?;
+    drop(args);
+    drop((eq_x, eq_y, ids));
     let (products, memory_product_proof, at_qm) = prove_grand_products(&mut task, leaves, 4, t)?;
     let memory_products: [E; 4] = products.try_into().expect("four products");
-    let unshare = |v: Arc<Vec<E>>| Arc::try_unwrap(v).unwrap_or_else(|v| v.to_vec());
-    let (e_row, e_col) = (unshare(e_row), unshare(e_col));
     watch.lap("Spark: memory-check grand products");
 
     // The leaves' tables at q, then the memory's at q_m.
-    let eq_q = eq_table(&at_q.point);
-    let leaf_tables: Vec<&[F]> = [ROW, COL, TS_ROW, TS_COL]
+    let eq_q = task.eq_table(&at_q.point)?;
+    let leaf_tables: Vec<&FieldVec<F>> = [ROW, COL, TS_ROW, TS_COL]
         .iter()
-        .map(|&i| key.tables[i].as_slice())
-        .chain(lookup_tables.iter().map(Vec::as_slice))
+        .map(|&i| &tables[i])
+        .chain(&lookup_tables)
         .collect();
-    let leaf_values: Vec<E> = leaf_tables
+    let leaf_values = leaf_tables
         .iter()
-        .map(|tb| evaluate_base(tb, &eq_q))
-        .collect();
+        .map(|tb| rounds::dot_base(&mut task, &eq_q, tb))
+        .collect::<Result<Vec<E>, _>>()?;
     t.append_elements(b"spark leaf values", &leaf_values);
-    let eq_qm = eq_table(&at_qm.point);
+    let eq_qm = task.eq_table(&at_qm.point)?;
     let final_values = [
-        evaluate_base(&key.finals[0], &eq_qm),
-        evaluate_base(&key.finals[1], &eq_qm),
+        rounds::dot_base(&mut task, &eq_qm, &finals[0])?,
+        rounds::dot_base(&mut task, &eq_qm, &finals[1])?,
     ];
     t.append_elements(b"spark final values", &final_values);
 
-    // The evaluation sumcheck, with the leaves' claims at q folded in.
+    // The evaluation sumcheck, with the leaves' claims at q folded in: `μ` enters as a
+    // factor of the `eq(q, ·)` table (the tables' final values are not read).
     let mu: E = t.challenge(b"spark fold");
     let betas: Vec<E> = t.challenges(b"spark leaf batch", leaf_values.len());
-    let folded: Vec<E> = (0..n)
-        .into_par_iter()
-        .map(|k| E::dot_base(leaf_tables.iter().zip(&betas).map(|(tb, b)| (*b, tb[k]))))
-        .collect();
+    let mut folded = task.map(
+        ScaledBase,
+        n,
+        &[Arg::Field(betas[0]), Arg::BaseVec(leaf_tables[0])],
+    )?;
+    for (tb, beta) in leaf_tables.iter().zip(&betas).skip(1) {
+        let args = [Arg::Vec(&folded), Arg::Field(*beta), Arg::BaseVec(tb)];
+        folded = task.map(PlusTimesBase, n, &args)?;
+    }
+    let eq_q_mu = task.map(Scaled, n, &[Arg::Field(mu), Arg::Vec(&eq_q)])?;
+    drop(eq_q);
     let claim = value
         + mu * betas
             .iter()
@@ -524,24 +688,20 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
             .map(|(b, v)| *b * *v)
             .sum::<E>();
     t.append_elements(b"sumcheck claim", &[claim]);
-    let (rounds, r_k, _, _) = sumcheck::run_fused(
-        [vals, e_row, e_col, eq_q, folded],
-        3,
-        |v: &[E; 5]| v[0] * v[1] * v[2] + mu * v[3] * v[4],
+    let (rounds, r_k, _, _) = prove_fused(
+        &mut task,
+        [vals, e_row_v, e_col_v, eq_q_mu, folded],
         claim,
-        shape.log_n,
-        None,
         t,
+        (EvalMessage, EvalRound, EvalLast),
     )?;
     watch.lap("Spark: evaluation sumcheck");
-    let eq_k = eq_table(&r_k);
-    let entry_values: Vec<E> = key
-        .tables
+    let eq_k = task.eq_table(&r_k)?;
+    let entry_values = tables
         .iter()
-        .map(|tb| tb.as_slice())
-        .chain(lookup_tables.iter().map(Vec::as_slice))
-        .map(|tb| evaluate_base(tb, &eq_k))
-        .collect();
+        .chain(&lookup_tables)
+        .map(|tb| rounds::dot_base(&mut task, &eq_k, tb))
+        .collect::<Result<Vec<E>, _>>()?;
     let (w, c, _) = batch_opening(&pcs, &entry_values[..ENTRY_TABLES], &r_k, t);
     let (_, entries_opening) = fastzk_pcs::open_with(&pcs, &key.entries, &w, &c, t, combine)?;
     let (w, c, _) = batch_opening(&pcs, &entry_values[ENTRY_TABLES..], &r_k, t);
