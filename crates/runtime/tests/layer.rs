@@ -1182,6 +1182,43 @@ fn grand_products_from_tasks<F: KernelField + fastzk_multilinear::Absorb>(on_dev
     }
 }
 
+/// The library's gather from a task against indexing here: empty, single and long index
+/// lists into vectors of one to 300 elements, first and last elements, repeats; the
+/// result read as the next kernel's input; an index past the end refused.
+fn gather_from_tasks<F: KernelField>(on_device: bool) {
+    use rand::Rng;
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        let mut r = rng(21);
+        for (len, n) in [(1usize, 0usize), (1, 1), (7, 5), (300, 1000)] {
+            let v = inputs::<F>(len as u64, len);
+            let mut idx: Vec<u32> = (0..n).map(|_| r.gen_range(0..len as u32)).collect();
+            if n > 1 {
+                idx[0] = 0;
+                idx[n - 1] = len as u32 - 1;
+            }
+            let vv = ctx.vec(v.clone());
+            let got = task.gather(&vv, &idx).unwrap();
+            let want: Vec<F> = idx.iter().map(|&i| v[i as usize]).collect();
+            let twice = task
+                .map(
+                    Axpy,
+                    n,
+                    &[Arg::Field(F::ONE), Arg::Vec(&got), Arg::Vec(&got)],
+                )
+                .unwrap();
+            assert_eq!(got.to_vec().unwrap(), want, "{n} of {len}, {at}");
+            let doubled: Vec<F> = want.iter().map(|w| w.double()).collect();
+            assert_eq!(twice.to_vec().unwrap(), doubled, "{n} of {len}, {at}");
+            let Err(e) = task.gather(&vv, &[0, len as u32]) else {
+                panic!("an index past the end taken, {at}");
+            };
+            assert!(e.to_string().contains(&format!("index {len}")), "{at}: {e}");
+        }
+    }
+}
+
 /// `lift` is the field crate's embedding of the base (checked where the field crate has
 /// one: the extensions).
 fn lift_is_the_field_embedding() {
@@ -1237,7 +1274,15 @@ fn nvrtc_compiles_layer_programs() {
             "{name}: no fzk_run in the PTX"
         );
     }
-    use fastzk_runtime::merkle_source;
+    use fastzk_runtime::{gather_source, merkle_source};
+    for (name, src) in [
+        ("gather, cubic", gather_source::<GoldilocksExt3>()),
+        ("gather, BN254", gather_source::<bn254::Fr>()),
+    ] {
+        let ptx =
+            fastzk_gpu::cuda::compile_ptx(&src, "sm_80").unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(ptx.contains(".entry fzg_gather"), "{name}: no fzg_gather");
+    }
     for (name, src) in [
         ("merkle, Goldilocks", merkle_source::<Goldilocks>()),
         ("merkle, BN254", merkle_source::<bn254::Fr>()),
@@ -1451,6 +1496,19 @@ fn main() {
         "device::layer::grand_products::bn254_fr",
         device_available(),
         || grand_products_from_tasks::<bn254::Fr>(true),
+    );
+    t.plain("cpu::gather::goldilocks_ext3", || {
+        gather_from_tasks::<GoldilocksExt3>(false)
+    });
+    t.when(
+        "device::layer::gather::goldilocks_ext3",
+        device_available(),
+        || gather_from_tasks::<GoldilocksExt3>(true),
+    );
+    t.when(
+        "device::layer::gather::bn254_fr",
+        device_available(),
+        || gather_from_tasks::<bn254::Fr>(true),
     );
     t.plain("cpu::merkle_columns::goldilocks", || {
         merkle_from_tasks::<Goldilocks>(false)
