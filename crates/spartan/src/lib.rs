@@ -880,8 +880,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     let eq_rx = task.eq_table(&r_x)?;
     let matrices = Transposed::new(&[r1cs.a(), r1cs.b(), r1cs.c()])?;
     let m = matrix_row(&mut task, &matrices, &layout, &eq_rx, &r_x, &weights)?;
-    // Kept for Spark only (dropped here in the NIZK mode).
-    let eq_rx = snark.map(|_| eq_rx.into_vec()).transpose()?;
+    drop(eq_rx);
     watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
     let (zv, maskv) = (ctx.vec(z_cols), ctx.vec(mask_r));
@@ -926,7 +925,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
                 &encode,
                 &combine,
                 &pk.spark,
-                eq_rx.expect("kept in the SNARK mode"),
+                &r_x,
                 &inner_point,
                 w,
                 &mut t,

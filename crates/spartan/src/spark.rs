@@ -33,7 +33,7 @@
 
 use fastzk_field::{Field, NttField};
 use fastzk_multilinear::sumcheck::{self, SumcheckProof};
-use fastzk_multilinear::{eq_eval, eq_table, product, ProductProof, Transcript};
+use fastzk_multilinear::{eq_eval, product, ProductProof, Transcript};
 use fastzk_pcs::{
     block_weights, Combiner, Commitment, Committed, Encoder, EvalProof, ExtensionOf, OrionParams,
 };
@@ -516,15 +516,28 @@ pub(crate) fn prove<F: LayerField, E: LayerExtension<F>>(
     encode: Encoder<'_, F>,
     combine: Combiner<'_, F, E>,
     key: &SparkKey<F>,
-    eq_x: Vec<E>,
+    r_x: &[E],
     r_y: &[E],
     weights: [E; 3],
     t: &mut Transcript,
     watch: &mut Stopwatch,
 ) -> Result<SparkProof<F, E>, SpartanError> {
-    let eq_y = eq_table(r_y);
-    let e_row: Vec<E> = key.rows.par_iter().map(|&r| eq_x[r as usize]).collect();
-    let e_col: Vec<E> = key.cols.par_iter().map(|&c| eq_y[c as usize]).collect();
+    let shape = key.commitment.shape;
+    if (r_x.len(), r_y.len()) != (shape.log_rows, shape.log_cols) {
+        return Err(SpartanError::Runtime(format!(
+            "a point of {} + {} coordinates for a Spark key of {} + {}",
+            r_x.len(),
+            r_y.len(),
+            shape.log_rows,
+            shape.log_cols
+        )));
+    }
+    // eq(r, ·) on the memory's cells (zero past 2^|r|): looked up, and the memory check's.
+    let mut task = ctx.task()?;
+    let eq_x = task.eq_table(&padded(r_x, shape.log_mem))?;
+    let eq_y = task.eq_table(&padded(r_y, shape.log_mem))?;
+    let e_row = task.gather(&eq_x, &key.rows)?;
+    let e_col = task.gather(&eq_y, &key.cols)?;
     prove_lookups(
         ctx,
         pcs,
@@ -540,7 +553,8 @@ pub(crate) fn prove<F: LayerField, E: LayerExtension<F>>(
 }
 
 /// The proof with the lookups `e_row`, `e_col` given (the honest ones from [`prove`]; a
-/// test gives wrong ones and watches the memory check fail).
+/// test gives wrong ones and watches the memory check fail), and `eq(r_x, ·)`,
+/// `eq(r_y, ·)` on the memory's `2^log_mem` cells.
 #[allow(clippy::too_many_arguments)]
 fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     ctx: &Context,
@@ -548,8 +562,8 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     encode: Encoder<'_, F>,
     combine: Combiner<'_, F, E>,
     key: &SparkKey<F>,
-    [eq_x, eq_y]: [Vec<E>; 2],
-    [e_row, e_col]: [Vec<E>; 2],
+    [eq_x, eq_y]: [FieldVec<E>; 2],
+    [e_row, e_col]: [FieldVec<E>; 2],
     weights: [E; 3],
     t: &mut Transcript,
     watch: &mut Stopwatch,
@@ -560,8 +574,6 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     let mut task = ctx.task()?;
     let table = |i: usize| ctx.vec_shared(key.tables[i].clone());
     let tables: Vec<FieldVec<F>> = (0..ENTRY_TABLES).map(table).collect();
-    let (e_row, e_col) = (Arc::new(e_row), Arc::new(e_col));
-    let (e_row_v, e_col_v) = (ctx.vec_shared(e_row.clone()), ctx.vec_shared(e_col.clone()));
     let [w_a, w_b, w_c] = weights.map(Arg::Field);
     let vals = task.map(
         WeightedValues,
@@ -579,7 +591,7 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
         Triple,
         Sum,
         n,
-        &[Arg::Vec(&vals), Arg::Vec(&e_row_v), Arg::Vec(&e_col_v)],
+        &[Arg::Vec(&vals), Arg::Vec(&e_row), Arg::Vec(&e_col)],
     )?[0];
     t.append_elements(b"spark value", &[value]);
 
@@ -588,12 +600,11 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
             .map(|d| v.par_iter().map(|x| x.coeff(d)).collect())
             .collect()
     };
-    let lookup_tables: Vec<Arc<Vec<F>>> = coords(&e_row)
+    let lookup_tables: Vec<Arc<Vec<F>>> = coords(&e_row.host()?)
         .into_iter()
-        .chain(coords(&e_col))
+        .chain(coords(&e_col.host()?))
         .map(Arc::new)
         .collect();
-    drop((e_row, e_col));
     let mut no_rng = ChaCha20Rng::from_seed([0; 32]);
     let slices: Vec<&[F]> = lookup_tables.iter().map(|v| v.as_slice()).collect();
     let lookups =
@@ -615,8 +626,8 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
         Arg::BaseVec(&tables[COL]),
         Arg::BaseVec(&tables[TS_ROW]),
         Arg::BaseVec(&tables[TS_COL]),
-        Arg::Vec(&e_row_v),
-        Arg::Vec(&e_col_v),
+        Arg::Vec(&e_row),
+        Arg::Vec(&e_col),
     ];
     args.extend(fp);
     let leaves = task.map(EntryLeaves, 4 * n, &args)?;
@@ -625,11 +636,6 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     let entry_products: [E; 4] = products.try_into().expect("four products");
 
     let mem = 1usize << shape.log_mem;
-    let padded_eq = |mut eq: Vec<E>| {
-        eq.resize(mem, E::ZERO);
-        ctx.vec(eq)
-    };
-    let (eq_x, eq_y) = (padded_eq(eq_x), padded_eq(eq_y));
     let ids = ctx.vec((0..mem as u64).map(F::from_u64).collect());
     let finals = key.finals.clone().map(|f| ctx.vec_shared(f));
     let mut args = vec![
@@ -690,7 +696,7 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     t.append_elements(b"sumcheck claim", &[claim]);
     let (rounds, r_k, _, _) = prove_fused(
         &mut task,
-        [vals, e_row_v, e_col_v, eq_q_mu, folded],
+        [vals, e_row, e_col, eq_q_mu, folded],
         claim,
         t,
         (EvalMessage, EvalRound, EvalLast),
@@ -840,7 +846,7 @@ mod tests {
     use super::*;
     use crate::SpartanParams;
     use fastzk_field::{bn254, Goldilocks, GoldilocksExt3};
-    use fastzk_multilinear::HashKind;
+    use fastzk_multilinear::{eq_table, HashKind};
     use fastzk_r1cs::synth::{synthesize, SynthParams};
     use fastzk_testing::gen::rng;
 
@@ -928,7 +934,7 @@ mod tests {
             &fastzk_pcs::encode_and_hash,
             &fastzk_pcs::combine_rows,
             &c.key,
-            eq_table(&c.point.0),
+            &c.point.0,
             &c.point.1,
             c.w,
             &mut transcript(),
@@ -972,6 +978,9 @@ mod tests {
         let pcs = SpartanParams::default().pcs;
         let (r_x, r_y) = &c.point;
         let (eq_x, eq_y) = (eq_table(r_x), eq_table(r_y));
+        let ctx = Context::cpu();
+        let log_mem = c.key.commitment.shape.log_mem;
+        let memory_eq = |r: &[Gl3]| ctx.vec(eq_table(&padded(r, log_mem)));
         for (which, k) in [(0, 0), (0, 5), (1, 3)] {
             let mut e_row: Vec<Gl3> = c.key.rows.iter().map(|&r| eq_x[r as usize]).collect();
             let mut e_col: Vec<Gl3> = c.key.cols.iter().map(|&r| eq_y[r as usize]).collect();
@@ -982,13 +991,13 @@ mod tests {
                 e_col[k] += Gl3::ONE;
             }
             let p = prove_lookups::<Gl, Gl3>(
-                &Context::cpu(),
+                &ctx,
                 &pcs,
                 &fastzk_pcs::encode_and_hash,
                 &fastzk_pcs::combine_rows,
                 &c.key,
-                [eq_x.clone(), eq_y.clone()],
-                [e_row, e_col],
+                [memory_eq(r_x), memory_eq(r_y)],
+                [ctx.vec(e_row), ctx.vec(e_col)],
                 c.w,
                 &mut transcript(),
                 &mut Stopwatch::new(),
