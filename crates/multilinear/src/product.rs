@@ -76,30 +76,58 @@ pub fn prove<F: Field + Absorb>(
     let mut trees: Vec<Vec<Vec<F>>> = leaves.into_iter().map(layers).collect();
     let layer = |k: usize, j: usize| &trees[k][m - j];
     let products: Vec<F> = (0..p).map(|k| layer(k, 0)[0]).collect();
-    transcript.append_elements(b"products", &products);
     let top: Vec<[F; 2]> = (0..p).map(|k| [layer(k, 1)[0], layer(k, 1)[1]]).collect();
+    prove_layers(
+        products,
+        top,
+        m,
+        transcript,
+        |j, point, weights, claim, transcript| {
+            let half = 1usize << j;
+            // Each product's two halves: V_{j+1}(0, ·) and V_{j+1}(1, ·).
+            // Layer j + 1 is read by this layer's sumcheck only: taken, and split in place.
+            let halves: Vec<Vec<F>> = (0..p)
+                .flat_map(|k| {
+                    let mut lo = std::mem::take(&mut trees[k][m - j - 1]);
+                    let hi = lo.split_off(half);
+                    [lo, hi]
+                })
+                .collect();
+            let run = match p {
+                1 => layer_rounds::<F, 2>,
+                2 => layer_rounds::<F, 4>,
+                3 => layer_rounds::<F, 6>,
+                _ => layer_rounds::<F, 8>,
+            };
+            run(halves, point, weights, claim, transcript)
+        },
+    )
+}
+
+/// A layer's sumcheck: its messages, its point and each product's two ends.
+pub type LayerRun<F> = (Vec<Vec<F>>, Vec<F>, Vec<[F; 2]>);
+
+/// The proof of `m`-layer products from their values and each one's `V_1` (`top`),
+/// whatever runs the layers: absorbs the products, then for each layer `j = 1 … m − 1`
+/// batches the claims and calls `layer(j, point, weights, claim, transcript)` for the
+/// sumcheck over layer `j + 1`, and folds its ends. [`prove`] runs the layers on the CPU;
+/// a prover on the single-source layer runs them there (`fastzk_runtime`), with this
+/// transcript.
+#[allow(clippy::type_complexity)]
+pub fn prove_layers<F: Field + Absorb, Err>(
+    products: Vec<F>,
+    top: Vec<[F; 2]>,
+    m: usize,
+    transcript: &mut Transcript,
+    mut layer: impl FnMut(usize, &[F], &[F], F, &mut Transcript) -> Result<LayerRun<F>, Err>,
+) -> Result<(Vec<F>, ProductProof<F>, LeafClaims<F>), Err> {
+    transcript.append_elements(b"products", &products);
     let (mut point, mut claims) = fold(&top, transcript);
     let mut proof_layers = Vec::with_capacity(m.saturating_sub(1));
     for j in 1..m {
         let (weights, claim) = batch_claims(&claims, transcript);
-        let half = 1usize << j;
-        // Each product's two halves: V_{j+1}(0, ·) and V_{j+1}(1, ·).
-        // Layer j + 1 is read by this layer's sumcheck only: taken, and split in place.
-        let halves: Vec<Vec<F>> = (0..p)
-            .flat_map(|k| {
-                let mut lo = std::mem::take(&mut trees[k][m - j - 1]);
-                let hi = lo.split_off(half);
-                [lo, hi]
-            })
-            .collect();
         transcript.append_elements(b"sumcheck claim", &[claim]);
-        let run = match p {
-            1 => layer_rounds::<F, 2>,
-            2 => layer_rounds::<F, 4>,
-            3 => layer_rounds::<F, 6>,
-            _ => layer_rounds::<F, 8>,
-        };
-        let (rounds, r, ends) = run(halves, &point, &weights, claim, transcript)?;
+        let (rounds, r, ends) = layer(j, &point, &weights, claim, transcript)?;
         (point, claims) = fold(&ends, transcript);
         point.extend(r);
         proof_layers.push((SumcheckProof { rounds }, ends));
@@ -128,7 +156,7 @@ fn layer_rounds<F: Field + Absorb, const K: usize>(
     weights: &[F],
     claim: F,
     transcript: &mut Transcript,
-) -> Result<(Vec<Vec<F>>, Vec<F>, Vec<[F; 2]>), SumcheckError> {
+) -> Result<LayerRun<F>, SumcheckError> {
     let tables: [Vec<F>; K] =
         halves
             .try_into()
@@ -165,7 +193,7 @@ pub const MAX_PRODUCTS: usize = 4;
 
 /// Absorbs each product's two halves' values and folds them at a random `c`: returns
 /// `[c]` (the point's new first coordinate) and the folded claims.
-pub fn fold<F: Field + Absorb>(ends: &[[F; 2]], transcript: &mut Transcript) -> (Vec<F>, Vec<F>) {
+fn fold<F: Field + Absorb>(ends: &[[F; 2]], transcript: &mut Transcript) -> (Vec<F>, Vec<F>) {
     let flat: Vec<F> = ends.iter().flatten().copied().collect();
     transcript.append_elements(b"product halves", &flat);
     let c: F = transcript.challenge(b"product fold");

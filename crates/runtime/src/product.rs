@@ -9,9 +9,8 @@
 //! `Σ_x eq(q, x)·Σ_k w_k·L_k(x)·R_k(x)` weights pair `x'·P + k` by
 //! `eq(q_{>i}, x')·w_k`, one table folded round by round as the outer sumcheck's `eq`.
 
-use fastzk_multilinear::product::{fold, MAX_PRODUCTS};
-use fastzk_multilinear::sumcheck::SumcheckProof;
-use fastzk_multilinear::sumcheck::{absorb_round, batch_claims, eq_factor, eq_round_message};
+use fastzk_multilinear::product::{prove_layers, LayerRun, MAX_PRODUCTS};
+use fastzk_multilinear::sumcheck::{absorb_round, eq_factor, eq_round_message};
 use fastzk_multilinear::{Absorb, LeafClaims, ProductProof, Transcript};
 
 use crate::{kernel, Arg, FieldVec, KernelField, RuntimeError, Sum, Task};
@@ -121,37 +120,20 @@ pub fn prove_grand_products<F: KernelField + Absorb>(
     let layer = |j: usize| &trees[m - j];
     let top_layer = layer(1).to_vec()?;
     let products: Vec<F> = layer(0).to_vec()?;
-    transcript.append_elements(b"products", &products);
     let top: Vec<[F; 2]> = (0..p).map(|k| [top_layer[k], top_layer[p + k]]).collect();
-    let (mut point, mut claims) = fold(&top, transcript);
-    let mut proof_layers = Vec::with_capacity(m.saturating_sub(1));
-    for j in 1..m {
-        let (weights, claim) = batch_claims(&claims, transcript);
-        transcript.append_elements(b"sumcheck claim", &[claim]);
-        let (rounds, r, ends) =
-            layer_rounds(task, layer(j + 1), &point, &weights, claim, transcript)?;
-        (point, claims) = fold(&ends, transcript);
-        point.extend(r);
-        proof_layers.push((SumcheckProof { rounds }, ends));
-    }
-    Ok((
+    prove_layers(
         products,
-        ProductProof {
-            top,
-            layers: proof_layers,
-        },
-        LeafClaims {
-            point,
-            values: claims,
-        },
-    ))
+        top,
+        m,
+        transcript,
+        |j, point, weights, claim, t| layer_rounds(task, layer(j + 1), point, weights, claim, t),
+    )
 }
 
 /// A layer's sumcheck over `below` (interleaved, `2^{q.len()+1}·P` values): the rounds
 /// of `fastzk_multilinear::sumcheck::run_fused_eq` with `α = 1` and
 /// `g = Σ_k w_k·L_k·R_k` (degree 2), the messages, the point, and each product's two
 /// ends `L_k(r)`, `R_k(r)`.
-#[allow(clippy::type_complexity)]
 fn layer_rounds<F: KernelField + Absorb>(
     task: &mut Task<'_>,
     below: &FieldVec<F>,
@@ -159,7 +141,7 @@ fn layer_rounds<F: KernelField + Absorb>(
     weights: &[F],
     claim: F,
     transcript: &mut Transcript,
-) -> Result<(Vec<Vec<F>>, Vec<F>, Vec<[F; 2]>), RuntimeError> {
+) -> Result<LayerRun<F>, RuntimeError> {
     let p = weights.len();
     let (l, r_table) = below.split_at(below.len() / 2)?;
     let mut half = l.len() / 2;
