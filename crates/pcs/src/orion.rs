@@ -347,7 +347,7 @@ pub fn encode_and_hash<F: NttField>(rows: &Rows<'_, F>) -> Result<(Vec<F>, Merkl
 
 /// The leaf digests of the columns of the row-major matrix with rows of `width` values:
 /// leaf `j` hashes `salts[j]` (when there are salts) and column `j`'s elements as
-/// little-endian bytes, top to bottom.
+/// little-endian bytes, top to bottom (a trailing partial row is not part of the matrix).
 pub fn column_leaves<F: PrimeField>(
     kind: HashKind,
     matrix: &[F],
@@ -365,7 +365,7 @@ pub fn column_leaves<F: PrimeField>(
             let cols = b * BLOCK..((b + 1) * BLOCK).min(width);
             let w = cols.len();
             let mut block = vec![F::ZERO; w * height];
-            for (i, row) in matrix.chunks(width).enumerate() {
+            for (i, row) in matrix.chunks_exact(width).enumerate() {
                 for (k, x) in row[cols.clone()].iter().enumerate() {
                     block[k * height + i] = *x;
                 }
