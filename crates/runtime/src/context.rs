@@ -331,9 +331,11 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
     c.push_str(HELPERS);
     c.push_str(base_products::<F>());
     c.push_str(K::DEVICE_C);
-    // Parameters and the call's arguments, in the kernel's order.
+    // Parameters and the call's arguments, in the kernel's order, named by position: a
+    // name of the kernel's own, with a suffix, could be another of its names (`v_len`
+    // beside `v`).
     let (mut params, mut call, mut unpack) = (Vec::new(), Vec::new(), String::new());
-    for (kind, name) in K::PARAMS.iter().zip(K::PARAM_NAMES) {
+    for (p, kind) in K::PARAMS.iter().enumerate() {
         match kind {
             ParamKind::Input | ParamKind::BaseInput => {
                 let ty = if *kind == ParamKind::Input {
@@ -341,25 +343,25 @@ fn device_source<F: KernelField, K: Kernel<F>>(op: Op, group: usize) -> String {
                 } else {
                     "FZ_B"
                 };
-                params.push(format!("GLOBAL const {ty} *a_{name}, u64 a_{name}_len"));
-                call.push(format!("a_{name}, a_{name}_len"));
+                params.push(format!("GLOBAL const {ty} *a{p}, u64 a{p}_len"));
+                call.push(format!("a{p}, a{p}_len"));
             }
             // A field element arrives as its words, put back together in a union.
             ParamKind::Field => {
-                let w: Vec<String> = (0..F::WORDS).map(|j| format!("u64 a_{name}_{j}")).collect();
+                let w: Vec<String> = (0..F::WORDS).map(|j| format!("u64 a{p}_{j}")).collect();
                 params.push(w.join(", "));
                 let set: String = (0..F::WORDS)
-                    .map(|j| format!("u_{name}.w[{j}] = a_{name}_{j}; "))
+                    .map(|j| format!("u{p}.w[{j}] = a{p}_{j}; "))
                     .collect();
                 unpack.push_str(&format!(
-                    "  union {{ FZ_F f; u64 w[{}]; }} u_{name};\n  {set}\n",
+                    "  union {{ FZ_F f; u64 w[{}]; }} u{p};\n  {set}\n",
                     F::WORDS
                 ));
-                call.push(format!("u_{name}.f"));
+                call.push(format!("u{p}.f"));
             }
             ParamKind::Int => {
-                params.push(format!("u64 a_{name}"));
-                call.push(format!("a_{name}"));
+                params.push(format!("u64 a{p}"));
+                call.push(format!("a{p}"));
             }
         }
     }

@@ -93,6 +93,13 @@ fn bind_base_table<F: KernelField>(i: usize, v: &[F::Base], r: F, w: &[F]) -> [F
 }
 
 /// Reads one past the end at the last index.
+/// Parameter names that, suffixed, are each other's (`v` and `v_len`, `w` and `w_0`):
+/// the device program must name its parameters apart.
+#[kernel]
+fn suffixed_names<F: KernelField>(i: usize, v: &[F], v_len: usize, w: F, w_0: usize) -> F {
+    v[i % v_len] * w + v[w_0]
+}
+
 #[kernel]
 fn reads_past_end<F: KernelField>(i: usize, v: &[F]) -> F {
     v[i + 1]
@@ -181,6 +188,10 @@ fn maps_match_plain_loops<F: KernelField>(on_device: bool) {
                     let want: Vec<F> = (0..n).map(|i| mixed_plain(&x, i, stride)).collect();
                     assert_eq!(m.to_vec().unwrap(), want, "mixed, n = {n}, {at}");
                 }
+                let args = [Arg::Vec(&xv), Arg::Int(5), Arg::Field(r), Arg::Int(3)];
+                let m = ctx.map(SuffixedNames, n, &args).unwrap();
+                let want: Vec<F> = (0..n).map(|i| x[i % 5] * r + x[3]).collect();
+                assert_eq!(m.to_vec().unwrap(), want, "suffixed names, n = {n}, {at}");
             }
         }
     }
