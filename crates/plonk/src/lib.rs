@@ -18,6 +18,7 @@ mod keys;
 pub mod prover;
 mod quotient;
 mod quotient_lanes;
+mod quotient_layer;
 pub mod setup;
 pub mod source;
 pub mod transcript;

@@ -21,8 +21,11 @@
 //! tau) are library calls of the single-source layer (`fastzk-runtime`), so the same
 //! code proves on the CPU or on a device ([`ProveOptions::context`]), as ZERA's Plonk
 //! (§3.4): the powers of tau are uploaded once, a round's commitments run as concurrent
-//! tasks, each on streams of its own; the quotient, the evaluations and the
-//! linearisation stay on the CPU. The proof is verified before it is returned.
+//! tasks, each on streams of its own. On a device the quotient runs there too
+//! (`quotient_layer.rs`: the cosets' NTTs and the numerator as library calls and kernels,
+//! the three cosets as concurrent tasks); on the CPU it is `quotient.rs`, cheaper there.
+//! The evaluations and the linearisation stay on the host. The proof is verified before
+//! it is returned.
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +39,7 @@ use rayon::prelude::*;
 
 use crate::keys::Extended;
 use crate::quotient::{quotient_blocks, QuotientInput, QuotientTimes};
+use crate::quotient_layer::quotient_on_layer;
 use crate::transcript;
 use crate::{root_of_unity, verify, Fr, PairingCurve, Proof, ProvingKey, G1};
 
@@ -463,16 +467,22 @@ pub fn prove_with_rng<E: LayerPairing>(
     let alpha = transcript::alpha::<E>(&beta, &gamma, &cm_z);
     let [ah, bh, ch] = abc_h;
     let mut times = QuotientTimes::default();
-    let t_coef = quotient_blocks(
-        pk,
-        QuotientInput {
-            on_h: [ah, bh, ch, z_h],
-            coefs: [&a_bl, &b_bl, &c_bl, &z_bl],
-            public: &public,
-            challenges: [alpha, beta, gamma],
-        },
-        &mut times,
-    );
+    let coefs = [&a_bl[..], &b_bl, &c_bl, &z_bl];
+    let t_coef = if ctx.device_handle().is_some() {
+        drop((ah, bh, ch, z_h));
+        quotient_on_layer(ctx, pk, coefs, &public, [alpha, beta, gamma], &mut times)
+    } else {
+        quotient_blocks(
+            pk,
+            QuotientInput {
+                on_h: [ah, bh, ch, z_h],
+                coefs,
+                public: &public,
+                challenges: [alpha, beta, gamma],
+            },
+            &mut times,
+        )
+    };
     clock.timings.phases.extend([
         (
             "quotient: ntt a, b, c, z to the cosets",

@@ -233,7 +233,7 @@ fn blocks_from_cosets<F: Field>(rows: &mut [Vec<F>; 3], omega4n: F, omega4: F) {
 /// `t[3n + i] = N[4n + i]`. The gate terms reach degree `3n + 1`, the `L₁` term `2n + 1`;
 /// only `α·(e₂ − e₃)` reaches `4n`, and the top coefficients of a product need only the
 /// top coefficients of its factors.
-fn top_block<E: PairingCurve>(
+pub(crate) fn top_block<E: PairingCurve>(
     pk: &ProvingKey<E>,
     [a, b, c, z]: [&[Fr<E>]; 4],
     [alpha, beta, gamma]: [Fr<E>; 3],
@@ -333,7 +333,9 @@ fn values_on_coset<F: fastzk_field::NttField>(
     out.par_chunks_mut(BLOCK).enumerate().for_each(|(blk, o)| {
         let start = blk * BLOCK;
         let have = p.len().saturating_sub(start).min(o.len());
-        let (src, hi) = (&p[start..start + have], p.get(n + start..).unwrap_or(&[]));
+        // (A polynomial shorter than a block's start has nothing in it.)
+        let src = p.get(start..start + have).unwrap_or(&[]);
+        let hi = p.get(n + start..).unwrap_or(&[]);
         if powers.is_empty() {
             // On the lanes; a block's last `have mod 8` and the few coefficients past `n`
             // (folded in with shiftⁿ) here.

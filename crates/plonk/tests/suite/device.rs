@@ -49,12 +49,19 @@ fn same_proof_on_the_device<E: LayerPairing>(dir: &str, name: &str) {
     assert_eq!(got, want, "{name}: the device's proof is the CPU's");
     assert_eq!(got_public, public);
     // The powers of tau once, each interpolated polynomial (a, b, c, z) up and down once,
-    // and the nine commitments' scalars up.
+    // and the nine commitments' scalars up; for the quotient, the blinded a, b, c, z, L₁,
+    // PI (with public inputs), the powers of ω, the key's eight polynomials on each of
+    // three cosets and the top block up, its three blocks down.
     let n = held.domain_size();
     let word_bytes = 8 * <Fr<E> as fastzk_gpu::DeviceField>::WORDS;
-    assert_eq!(moved.uploads, 1 + 4 + 9, "{name}: {moved:?}");
-    assert_eq!(moved.downloads, 4, "{name}: {moved:?}");
-    assert_eq!(moved.download_bytes as usize, 4 * n * word_bytes, "{name}");
+    let quotient_up = 4 + 1 + usize::from(held.n_public() > 0) + 1 + 8 * 3 + 1;
+    assert_eq!(
+        moved.uploads as usize,
+        1 + 4 + 9 + quotient_up,
+        "{name}: {moved:?}"
+    );
+    assert_eq!(moved.downloads, 4 + 3, "{name}: {moved:?}");
+    assert_eq!(moved.download_bytes as usize, 7 * n * word_bytes, "{name}");
 
     let lean = ProvingKey::<E>::open_lean_with(&zkey, |_| Ok(PointCheck::Subgroup)).unwrap();
     for chunk in [Some(3), Some(n / 2), None] {
@@ -63,6 +70,34 @@ fn same_proof_on_the_device<E: LayerPairing>(dir: &str, name: &str) {
             got, want,
             "{name}: lean key, chunks of {chunk:?}, on the device"
         );
+    }
+}
+
+/// Synthetic circuits with 0, 1, 5 and 9 public inputs (the quotient's `PI` taken on the
+/// cosets or not at all), on domains of 2^6 and 2^13 gates (past a block of the key's
+/// reads): the device's proof is the CPU's and verifies.
+fn synthetic_keys_prove_alike_on_the_device() {
+    use fastzk_plonk::{setup, PlonkCircuit, Powers};
+    use fastzk_r1cs::synth::{synthesize, SynthParams};
+    let ctx = Context::device(Device::for_tests().expect("checked by the trial"));
+    let cpu = Context::cpu();
+    for (log_n, n_public) in [(6, 0), (6, 1), (6, 9), (13, 5)] {
+        let mut rng = ChaCha20Rng::seed_from_u64(log_n as u64 + n_public as u64);
+        let params = SynthParams {
+            n_public,
+            ..SynthParams::plonk(log_n)
+        };
+        let (r1cs, witness) = synthesize::<Fr<Bn254>>(&params, &mut rng).unwrap();
+        let circuit = PlonkCircuit::from_r1cs(&r1cs);
+        let pk = setup(
+            &circuit,
+            &Powers::<Bn254>::random(circuit.log_domain(), &mut rng),
+        )
+        .unwrap();
+        let (want, public, _) = proved(&pk, &witness, &cpu, None);
+        let (got, _, _) = proved(&pk, &witness, &ctx, None);
+        assert_eq!(got, want, "2^{log_n} gates, {n_public} public inputs");
+        assert!(verify(&pk.vk, &public, &got).unwrap());
     }
 }
 
@@ -82,5 +117,10 @@ pub fn register(t: &mut Trials) {
         "device::plonk::bls12_381_multiplier",
         Device::for_tests_available(),
         || same_proof_on_the_device::<Bls12_381>("bls12_381", "multiplier"),
+    );
+    t.when(
+        "device::plonk::synthetic_public_inputs",
+        Device::for_tests_available(),
+        synthetic_keys_prove_alike_on_the_device,
     );
 }
