@@ -31,6 +31,7 @@ pub use json::{
 };
 pub use keys::{Addition, Extended, ExtendedStore, Proof, ProvingKey, VerifyingKey};
 pub use prover::{prove, prove_with, prove_with_rng, ProveError, ProveOptions, ProveTimings};
+pub use quotient_layer::quotient_programs;
 pub use setup::{setup, Gate, PlonkCircuit, Powers, SetupError};
 pub use verifier::{verify, VerifyError};
 pub use zkey::zkey_protocol;

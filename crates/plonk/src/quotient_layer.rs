@@ -271,6 +271,21 @@ pub(crate) fn quotient_on_layer<E: LayerPairing>(
     Ok((rows, top))
 }
 
+/// The device programs of the quotient's kernels over `E`'s scalars, at work-groups of
+/// `group` threads: to compile them elsewhere (NVRTC in CI).
+#[doc(hidden)]
+pub fn quotient_programs<E: LayerPairing>(group: usize) -> Vec<(&'static str, String)> {
+    use fastzk_runtime::program_source;
+    vec![
+        ("reduced", program_source::<Fr<E>, Reduced, Sum>(1, group)),
+        (
+            "numerator",
+            program_source::<Fr<E>, Numerator, Sum>(1, group),
+        ),
+        ("blocks", program_source::<Fr<E>, Blocks, Sum>(3, group)),
+    ]
+}
+
 /// One coset `ω₄ₙʲ·H` of `H`.
 struct Coset<E: LayerPairing> {
     j: usize,

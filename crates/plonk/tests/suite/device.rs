@@ -101,6 +101,19 @@ fn synthetic_keys_prove_alike_on_the_device() {
     }
 }
 
+/// The quotient's programs are valid CUDA too: NVRTC compiles them for sm_80 at CUDA's
+/// block size, over both curves' scalars (no GPU needed).
+fn nvrtc_compiles_the_quotient_programs() {
+    let programs = fastzk_plonk::quotient_programs::<Bn254>(256)
+        .into_iter()
+        .chain(fastzk_plonk::quotient_programs::<Bls12_381>(256));
+    for (name, src) in programs {
+        let ptx =
+            fastzk_gpu::cuda::compile_ptx(&src, "sm_80").unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(ptx.contains(".entry fzk_run"), "{name}: no fzk_run");
+    }
+}
+
 /// The device trials (ignored, with the reason, where there is no device).
 pub fn register(t: &mut Trials) {
     t.when(
@@ -117,6 +130,12 @@ pub fn register(t: &mut Trials) {
         "device::plonk::bls12_381_multiplier",
         Device::for_tests_available(),
         || same_proof_on_the_device::<Bls12_381>("bls12_381", "multiplier"),
+    );
+    t.when(
+        "device::plonk::nvrtc_compiles_the_quotient_programs",
+        fastzk_gpu::cuda::nvrtc_present()
+            .map_err(|_| "NVRTC not found (pip nvidia-cuda-nvrtc, on LD_LIBRARY_PATH)"),
+        nvrtc_compiles_the_quotient_programs,
     );
     t.when(
         "device::plonk::synthetic_public_inputs",
