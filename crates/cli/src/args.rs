@@ -183,7 +183,8 @@ pub struct ProveFlags {
     pub timings: bool,
     /// Where the NTTs and MSMs run: cpu, cuda, opencl (the first device of that API), or
     /// auto (the first GPU found, else the CPU). Groth16: its NTTs and MSMs; Plonk: the
-    /// NTTs on H and the nine commitments (the rest stays on the CPU).
+    /// NTTs, the quotient and the nine commitments (the evaluations and the
+    /// linearisation stay on the CPU).
     #[arg(long, default_value = "cpu")]
     pub device: fastzk_gpu::DeviceChoice,
     /// Memory the proof may take: bytes, or with K, M, G or T (powers of 1024), e.g. 4G.
