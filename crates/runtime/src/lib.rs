@@ -31,6 +31,7 @@ extern crate self as fastzk_runtime;
 
 mod columns;
 mod context;
+mod dense;
 mod gather;
 mod library;
 mod merkle;
@@ -43,6 +44,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use columns::{transposed_source, Transposed};
 pub use context::{program_source, Arg, Context, RuntimeError};
+pub use dense::dense_sources;
 pub use fastzk_kernel_macro::{kernel, reducer};
 pub use gather::gather_source;
 pub use library::{Matrix, Points};

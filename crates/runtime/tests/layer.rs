@@ -279,6 +279,54 @@ fn eq_tables_match<F: KernelField>(on_device: bool) {
     }
 }
 
+/// `Σ m·v` and `wᵀ·M` (library calls: reduced once per sum on the CPU, kernels on a
+/// device) against sums over lifted base values: all rows weighted, some and none, edge
+/// values among random ones; shapes that do not fit refused.
+fn dense_products_match_their_sums<E>(on_device: bool)
+where
+    E: KernelField + fastzk_pcs::ExtensionOf<E::Base>,
+    E::Base: fastzk_field::NttField,
+{
+    for ctx in contexts(on_device) {
+        let at = ctx.describe();
+        let mut task = ctx.task().unwrap();
+        for (rows, k) in [(1usize, 1usize), (4, 3), (37, 300), (130, 129)] {
+            let m: Vec<E::Base> = inputs(900 + k as u64, rows * k);
+            let mv = ctx.vec(m.clone());
+            for used in [rows, rows / 2, 0] {
+                let w: Vec<E> = inputs(950 + used as u64, used);
+                let want: Vec<E> = (0..k)
+                    .map(|j| (0..used).map(|i| w[i] * E::lift(m[i * k + j])).sum())
+                    .collect();
+                let got = task.combine_rows(&mv, k, &ctx.vec(w)).unwrap();
+                assert_eq!(
+                    got.to_vec().unwrap(),
+                    want,
+                    "{rows}×{k}, {used} weights, {at}"
+                );
+            }
+            let too_many = ctx.vec(inputs::<E>(1, rows + 1));
+            assert!(task.combine_rows(&mv, k, &too_many).is_err());
+            assert!(task
+                .combine_rows(&mv, 0, &ctx.vec(Vec::<E>::new()))
+                .is_err());
+            // Σ m·v over the matrix read as one vector (past a CPU chunk at 130×129).
+            let x: Vec<E> = inputs(990 + k as u64, rows * k);
+            let want: E = x.iter().zip(&m).map(|(a, b)| *a * E::lift(*b)).sum();
+            let xv = ctx.vec(x);
+            assert_eq!(task.dot_base(&xv, &mv).unwrap(), want, "{rows}×{k}, {at}");
+            let short = ctx.vec(m[..rows * k - 1].to_vec());
+            assert!(task.dot_base(&xv, &short).is_err());
+        }
+        let seven = ctx.vec(inputs::<E::Base>(3, 7));
+        assert!(task
+            .combine_rows(&seven, 2, &ctx.vec(Vec::<E>::new()))
+            .is_err());
+        let none = ctx.vec(Vec::<E>::new());
+        assert_eq!(task.dot_base(&none, &seven).unwrap(), E::ZERO, "{at}");
+    }
+}
+
 fn mixed_plain<F: Field>(v: &[F], i: usize, stride: usize) -> F {
     let x = v[((i * stride) % 7 + (i >> 1)) % 5];
     let x = if i % 2 == 1 { x.square() } else { -x.double() };
@@ -1285,6 +1333,14 @@ fn nvrtc_compiles_layer_programs() {
             "{name}: no fzk_run in the PTX"
         );
     }
+    for (name, src) in fastzk_runtime::dense_sources::<GoldilocksExt3>(256)
+        .into_iter()
+        .chain(fastzk_runtime::dense_sources::<bn254::Fr>(256))
+    {
+        let ptx =
+            fastzk_gpu::cuda::compile_ptx(&src, "sm_80").unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(ptx.contains(".entry fzk_run"), "{name}: no fzk_run");
+    }
     use fastzk_runtime::{gather_source, merkle_source};
     for (name, src) in [
         ("gather, cubic", gather_source::<GoldilocksExt3>()),
@@ -1385,6 +1441,20 @@ fn main() {
         device_available(),
         || eq_tables_match::<bn254::Fr>(true),
     );
+    t.plain("cpu::dense::goldilocks_ext3", || {
+        dense_products_match_their_sums::<GoldilocksExt3>(false)
+    });
+    t.plain("cpu::dense::bn254_fr", || {
+        dense_products_match_their_sums::<bn254::Fr>(false)
+    });
+    t.when(
+        "device::layer::dense::goldilocks_ext3",
+        device_available(),
+        || dense_products_match_their_sums::<GoldilocksExt3>(true),
+    );
+    t.when("device::layer::dense::bn254_fr", device_available(), || {
+        dense_products_match_their_sums::<bn254::Fr>(true)
+    });
     t.plain("cpu::bad_calls", || bad_calls_are_errors(false));
     t.when("device::layer::bad_calls", device_available(), || {
         bad_calls_are_errors(true)

@@ -884,7 +884,7 @@ fn prove_phases<F: LayerField, E: LayerExtension<F>, R: RngCore + ?Sized>(
     watch.lap("combined matrix row M(r_x, ·)");
     let inner_claim: E = weights.iter().zip(&claims).map(|(w, c)| *w * *c).sum();
     let (zv, maskv) = (ctx.vec(z_cols), ctx.vec(mask_r));
-    let inner_mask_sum = rounds::dot_base(&mut task, &m, &maskv)?;
+    let inner_mask_sum = task.dot_base(&m, &maskv)?;
     t.append_elements(b"inner mask sum", &[inner_mask_sum]);
     let rho_in: E = t.challenge(b"inner mask");
     let claim = inner_claim + rho_in * inner_mask_sum;
@@ -970,14 +970,14 @@ fn layer_encoder<F: LayerField>(
 }
 
 /// Orion's `wᵀ·M` on the layer, for [`fastzk_pcs::open_with`]: the committed messages
-/// (base-field rows of `k` values) combined by [`rounds::combine_rows`].
+/// (base-field rows of `k` values) combined by [`fastzk_runtime::Task::combine_rows`].
 fn layer_combiner<F: LayerField, E: LayerExtension<F>>(
     ctx: &Context,
 ) -> impl Fn(&[F], usize, &[E]) -> Result<Vec<E>, PcsError> + Sync + '_ {
     move |m: &[F], k: usize, w: &[E]| {
         let on_layer = || {
             let mut task = ctx.task()?;
-            rounds::combine_rows(&mut task, &ctx.vec(m.to_vec()), k, &ctx.vec(w.to_vec()))?
+            task.combine_rows(&ctx.vec(m.to_vec()), k, &ctx.vec(w.to_vec()))?
                 .into_vec()
         };
         on_layer().map_err(|e: RuntimeError| PcsError::Combine(e.to_string()))

@@ -76,12 +76,6 @@ pub fn inner_first_message<F: KernelField>(
     ]
 }
 
-/// `m[j]·v[j]`, `v` in the base field.
-#[kernel]
-pub fn times_base<F: KernelField>(j: usize, m: &[F], v: &[F::Base]) -> F {
-    m[j].mul_by_base(v[j])
-}
-
 /// A table with its first variable bound to `r`.
 #[kernel]
 pub fn bind_first<F: KernelField>(j: usize, v: &[F], half: usize, r: F) -> F {
@@ -116,23 +110,6 @@ pub fn padded_product_row<F: KernelField>(i: usize, a: &[F], b: &[F], c: &[F], n
     let w = if inside { c[i] } else { F::ZERO };
     let bad = if x * y == w { F::ZERO } else { F::ONE };
     [x, y, w, bad]
-}
-
-/// Entry `j` of `wᵀ·M` for the row-major base-field matrix `m` with rows of `k` values,
-/// over its first `w.len()` rows (Orion's opening).
-#[kernel]
-pub fn combine_row_entry<F: KernelField>(
-    j: usize,
-    m: &[F::Base],
-    w: &[F],
-    rows: usize,
-    k: usize,
-) -> F {
-    let mut acc = F::ZERO;
-    for i in 0..rows {
-        acc += w[i].mul_by_base(m[i * k + j]);
-    }
-    acc
 }
 
 /// Half a table's length, refused unless it is an even length of at least 2.
@@ -201,15 +178,6 @@ pub fn inner_first<E: KernelField>(
     Ok(vec![s[0] + rho * s[1], s[2] + rho * s[3]])
 }
 
-/// `Σ_j m[j]·v[j]`.
-pub fn dot_base<E: KernelField>(
-    task: &mut Task<'_>,
-    m: &FieldVec<E>,
-    v: &FieldVec<E::Base>,
-) -> Result<E, RuntimeError> {
-    Ok(task.map_reduce(TimesBase, Sum, m.len(), &[Arg::Vec(m), Arg::BaseVec(v)])?[0])
-}
-
 /// `M` and `Z + ρ'·R` with their first variable bound to `r`, on the context.
 pub fn bind_inner<E: KernelField>(
     task: &mut Task<'_>,
@@ -261,24 +229,6 @@ pub fn padded_products<F: KernelField>(
         .try_into()
         .map_err(|_| RuntimeError::Internal("three vectors expected".into()))?;
     Ok(([pa, pb, pc], sums[0]))
-}
-
-/// `wᵀ·M` for the row-major base-field matrix `m` with rows of `k` values, `w` at most
-/// as long as the row count (the other rows get weight zero).
-pub fn combine_rows<E: KernelField>(
-    task: &mut Task<'_>,
-    m: &FieldVec<E::Base>,
-    k: usize,
-    w: &FieldVec<E>,
-) -> Result<FieldVec<E>, RuntimeError> {
-    if k == 0 || m.len() % k != 0 || w.len() > m.len() / k {
-        return Err(RuntimeError::Call {
-            kernel: "combine_row_entry",
-            what: format!("{} weights for {} values in rows of {k}", w.len(), m.len()),
-        });
-    }
-    let args = [Arg::BaseVec(m), Arg::Vec(w), Arg::Int(w.len()), Arg::Int(k)];
-    task.map(CombineRowEntry, k, &args)
 }
 
 #[cfg(test)]
@@ -367,9 +317,6 @@ mod tests {
                 "n = {n}"
             );
 
-            let want: E = m.iter().zip(&ml).map(|(x, y)| *x * *y).sum();
-            assert_eq!(dot_base(&mut task, &mv, &maskv).unwrap(), want, "n = {n}");
-
             let [mb, zb] = bind_inner(&mut task, &mv, &zv, &maskv, rho, r).unwrap();
             let zr: Vec<E> = zl.iter().zip(&ml).map(|(x, y)| *x + rho * *y).collect();
             assert_eq!(mb.to_vec().unwrap(), bind(&m), "n = {n}");
@@ -422,41 +369,6 @@ mod tests {
         assert!(padded_products(&mut task, [&one, &one, &one], 2).is_err());
         let two = ctx.vec(vec![F::ONE; 2]);
         assert!(padded_products(&mut task, [&one, &two, &one], 4).is_err());
-    }
-
-    /// Orion's `wᵀ·M` against the sum over lifted rows, with all the rows weighted, some
-    /// and none; shapes that do not fit refused.
-    fn combined_rows_match_their_sum<E: KernelField>() {
-        let ctx = Context::cpu();
-        let mut task = ctx.task().unwrap();
-        let mut g = rng(9);
-        for (rows, k) in [(1usize, 1usize), (4, 3), (37, 300)] {
-            let m: Vec<E::Base> = elements(&mut g, rows * k);
-            let mv = ctx.vec(m.clone());
-            for used in [rows, rows / 2, 0] {
-                let w: Vec<E> = elements(&mut g, used);
-                let want: Vec<E> = (0..k)
-                    .map(|j| (0..used).map(|i| w[i] * E::lift(m[i * k + j])).sum())
-                    .collect();
-                let got = combine_rows(&mut task, &mv, k, &ctx.vec(w)).unwrap();
-                assert_eq!(got.to_vec().unwrap(), want, "{rows}×{k}, {used} weights");
-            }
-            let too_many = ctx.vec(elements::<E>(&mut g, rows + 1));
-            assert!(combine_rows(&mut task, &mv, k, &too_many).is_err());
-            assert!(combine_rows(&mut task, &mv, 0, &ctx.vec(Vec::<E>::new())).is_err());
-        }
-        let seven = ctx.vec(elements::<E::Base>(&mut g, 7));
-        assert!(combine_rows(&mut task, &seven, 2, &ctx.vec(Vec::<E>::new())).is_err());
-    }
-
-    #[test]
-    fn combined_rows_match_their_sum_goldilocks_ext3() {
-        combined_rows_match_their_sum::<GoldilocksExt3>();
-    }
-
-    #[test]
-    fn combined_rows_match_their_sum_bn254() {
-        combined_rows_match_their_sum::<bn254::Fr>();
     }
 
     #[test]

@@ -46,7 +46,7 @@ use std::sync::Arc;
 use fastzk_runtime::sumcheck::prove_fused;
 use fastzk_runtime::{kernel, prove_grand_products, Arg, Context, FieldVec, KernelField, Sum};
 
-use crate::{rounds, LayerExtension, LayerField, Layout, SpartanError, Stopwatch};
+use crate::{LayerExtension, LayerField, Layout, SpartanError, Stopwatch};
 
 /// Tables of the entries' commitment, in order.
 const ENTRY_TABLES: usize = 7;
@@ -662,13 +662,13 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
         .collect();
     let leaf_values = leaf_tables
         .iter()
-        .map(|tb| rounds::dot_base(&mut task, &eq_q, tb))
+        .map(|tb| task.dot_base(&eq_q, tb))
         .collect::<Result<Vec<E>, _>>()?;
     t.append_elements(b"spark leaf values", &leaf_values);
     let eq_qm = task.eq_table(&at_qm.point)?;
     let final_values = [
-        rounds::dot_base(&mut task, &eq_qm, &finals[0])?,
-        rounds::dot_base(&mut task, &eq_qm, &finals[1])?,
+        task.dot_base(&eq_qm, &finals[0])?,
+        task.dot_base(&eq_qm, &finals[1])?,
     ];
     t.append_elements(b"spark final values", &final_values);
 
@@ -706,7 +706,7 @@ fn prove_lookups<F: LayerField, E: LayerExtension<F>>(
     let entry_values = tables
         .iter()
         .chain(&lookup_tables)
-        .map(|tb| rounds::dot_base(&mut task, &eq_k, tb))
+        .map(|tb| task.dot_base(&eq_k, tb))
         .collect::<Result<Vec<E>, _>>()?;
     let (w, c, _) = batch_opening(&pcs, &entry_values[..ENTRY_TABLES], &r_k, t);
     let (_, entries_opening) = fastzk_pcs::open_with(&pcs, &key.entries, &w, &c, t, combine)?;
