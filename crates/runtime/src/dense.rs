@@ -30,6 +30,17 @@ fn combine_row_entry<F: KernelField>(j: usize, m: &[F::Base], w: &[F], rows: usi
     acc
 }
 
+/// `w` weighs at most every row of a matrix of `len` values in rows of `k`.
+fn rows_fit(len: usize, k: usize, weights: usize) -> Result<(), RuntimeError> {
+    if k == 0 || !len.is_multiple_of(k) || weights > len / k {
+        return Err(RuntimeError::Call {
+            kernel: "combine_rows",
+            what: format!("{weights} weights for {len} values in rows of {k}"),
+        });
+    }
+    Ok(())
+}
+
 impl Task<'_> {
     /// `Σ_j m[j]·v[j]` over `m`'s length (`v`, in the base field, at least as long).
     pub fn dot_base<E>(&mut self, m: &FieldVec<E>, v: &FieldVec<E::Base>) -> Result<E, RuntimeError>
@@ -66,12 +77,7 @@ impl Task<'_> {
         E: KernelField + ExtensionOf<E::Base>,
         E::Base: NttField,
     {
-        if k == 0 || !m.len().is_multiple_of(k) || w.len() > m.len() / k {
-            return Err(RuntimeError::Call {
-                kernel: "combine_rows",
-                what: format!("{} weights for {} values in rows of {k}", w.len(), m.len()),
-            });
-        }
+        rows_fit(m.len(), k, w.len())?;
         if self.context().device_handle().is_some() {
             let args = [Arg::BaseVec(m), Arg::Vec(w), Arg::Int(w.len()), Arg::Int(k)];
             return self.map(CombineRowEntry, k, &args);
@@ -79,6 +85,28 @@ impl Task<'_> {
         let combined = fastzk_pcs::combine_rows(&m.host()?, k, &w.host()?)
             .map_err(|e| RuntimeError::Internal(e.to_string()))?;
         Ok(self.context().vec(combined))
+    }
+
+    /// [`Task::combine_rows`] of a matrix and weights on the host (a commitment's
+    /// messages, say): read where they are on the CPU, uploaded once to a device.
+    pub fn combine_rows_host<E>(
+        &mut self,
+        m: &[E::Base],
+        k: usize,
+        w: &[E],
+    ) -> Result<FieldVec<E>, RuntimeError>
+    where
+        E: KernelField + ExtensionOf<E::Base>,
+        E::Base: NttField,
+    {
+        let ctx = self.context();
+        if ctx.device_handle().is_some() {
+            return self.combine_rows(&ctx.vec(m.to_vec()), k, &ctx.vec(w.to_vec()));
+        }
+        rows_fit(m.len(), k, w.len())?;
+        let combined =
+            fastzk_pcs::combine_rows(m, k, w).map_err(|e| RuntimeError::Internal(e.to_string()))?;
+        Ok(ctx.vec(combined))
     }
 }
 

@@ -298,6 +298,12 @@ where
                 let want: Vec<E> = (0..k)
                     .map(|j| (0..used).map(|i| w[i] * E::lift(m[i * k + j])).sum())
                     .collect();
+                let got = task.combine_rows_host(&m, k, &w).unwrap();
+                assert_eq!(
+                    got.to_vec().unwrap(),
+                    want,
+                    "host, {rows}×{k}, {used}, {at}"
+                );
                 let got = task.combine_rows(&mv, k, &ctx.vec(w)).unwrap();
                 assert_eq!(
                     got.to_vec().unwrap(),
@@ -310,6 +316,9 @@ where
             assert!(task
                 .combine_rows(&mv, 0, &ctx.vec(Vec::<E>::new()))
                 .is_err());
+            let too_many: Vec<E> = inputs(2, rows + 1);
+            assert!(task.combine_rows_host(&m, k, &too_many).is_err());
+            assert!(task.combine_rows_host::<E>(&m, 0, &[]).is_err());
             // Σ m·v over the matrix read as one vector (past a CPU chunk at 130×129).
             let x: Vec<E> = inputs(990 + k as u64, rows * k);
             let want: E = x.iter().zip(&m).map(|(a, b)| *a * E::lift(*b)).sum();

@@ -970,15 +970,14 @@ fn layer_encoder<F: LayerField>(
 }
 
 /// Orion's `wᵀ·M` on the layer, for [`fastzk_pcs::open_with`]: the committed messages
-/// (base-field rows of `k` values) combined by [`fastzk_runtime::Task::combine_rows`].
+/// (base-field rows of `k` values) combined by [`fastzk_runtime::Task::combine_rows_host`].
 fn layer_combiner<F: LayerField, E: LayerExtension<F>>(
     ctx: &Context,
 ) -> impl Fn(&[F], usize, &[E]) -> Result<Vec<E>, PcsError> + Sync + '_ {
     move |m: &[F], k: usize, w: &[E]| {
         let on_layer = || {
             let mut task = ctx.task()?;
-            task.combine_rows(&ctx.vec(m.to_vec()), k, &ctx.vec(w.to_vec()))?
-                .into_vec()
+            task.combine_rows_host(m, k, w)?.into_vec()
         };
         on_layer().map_err(|e: RuntimeError| PcsError::Combine(e.to_string()))
     }
