@@ -368,11 +368,11 @@ mod tests {
                 let public = poly(n_public, case + 1, &mut rng);
                 let challenges = [0; 3].map(|_| Fr::<E>::random(&mut rng));
                 let c = coefs.each_ref().map(|v| &v[..]);
-                let mut on_h = coefs.clone().map(|mut v| {
+                // quotient.rs's working vectors, n long (their values are not read).
+                let on_h = coefs.clone().map(|mut v| {
                     v.resize(n, Fr::<E>::ZERO);
                     v
                 });
-                on_h.iter_mut().for_each(|v| v.truncate(n));
                 let input = QuotientInput {
                     on_h,
                     coefs: c,
