@@ -82,9 +82,7 @@ impl Task<'_> {
             let args = [Arg::BaseVec(m), Arg::Vec(w), Arg::Int(w.len()), Arg::Int(k)];
             return self.map(CombineRowEntry, k, &args);
         }
-        let combined = fastzk_pcs::combine_rows(&m.host()?, k, &w.host()?)
-            .map_err(|e| RuntimeError::Internal(e.to_string()))?;
-        Ok(self.context().vec(combined))
+        self.combine_rows_host(&m.host()?, k, &w.host()?)
     }
 
     /// [`Task::combine_rows`] of a matrix and weights on the host (a commitment's
