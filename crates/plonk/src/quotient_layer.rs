@@ -166,7 +166,6 @@ pub(crate) fn quotient_on_layer<E: LayerPairing>(
         .map(|j| -> Result<Coset<E>, ProveError> {
             Ok(Coset {
                 j: j as usize,
-                shift: omega4n.pow_u64(j),
                 shift_n: omega4.pow_u64(j),
                 on: h.with_coset(omega4n.pow_u64(j))?,
             })
@@ -224,7 +223,7 @@ pub(crate) fn quotient_on_layer<E: LayerPairing>(
                 Arg::Field(gamma),
                 Arg::Field(pk.vk.k1),
                 Arg::Field(pk.vk.k2),
-                Arg::Field(beta * coset.shift),
+                Arg::Field(beta * coset.on.coset_shift()),
                 Arg::Field(scale),
             ]);
             Ok(ctx.task()?.map(Numerator, n, &args)?)
@@ -289,8 +288,7 @@ pub fn quotient_programs<E: LayerPairing>(group: usize) -> Vec<(&'static str, St
 /// One coset `ω₄ₙʲ·H` of `H`.
 struct Coset<E: LayerPairing> {
     j: usize,
-    shift: Fr<E>,
-    /// `shiftⁿ = ω₄ʲ`.
+    /// `shiftⁿ = ω₄ʲ` (the shift is `on`'s coset shift, `ω₄ₙʲ`).
     shift_n: Fr<E>,
     on: Subgroup<Fr<E>>,
 }
