@@ -28,6 +28,7 @@ use syn::spanned::Spanned;
 use syn::ItemFn;
 
 mod checked;
+mod lanes;
 mod translate;
 
 use translate::Param;
@@ -86,6 +87,9 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
     let c = translate::kernel_c(&f, &sig)?;
     let field = &sig.field;
     with_fault_param(&mut f);
+    let lanes_fn = lanes::lanes_fn(&f, field);
+    let lanes_name = &lanes_fn.sig.ident;
+    let backend = syn::Ident::new(lanes::BACKEND, proc_macro2::Span::call_site());
     let fname = &sig.name;
     let name_str = fname.to_string();
     let ty = camel(fname);
@@ -112,6 +116,35 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
         let local = &locals[k];
         quote!(let #local = ::fastzk_runtime::CpuArg::#get(args, #k, fault);)
     });
+    // The same for the lanes: a field value and an integer in every lane.
+    let resolve_lanes = sig.params.iter().enumerate().map(|(k, p)| {
+        let local = &locals[k];
+        match p {
+            Param::Input(_) => {
+                quote!(let #local = ::fastzk_runtime::CpuArg::input_at(args, #k, fault);)
+            }
+            Param::BaseInput(_) => {
+                quote!(let #local = ::fastzk_runtime::CpuArg::base_input_at(args, #k, fault);)
+            }
+            Param::Field(_) => {
+                quote!(let #local = ::fastzk_runtime::lanes::splat::<#field, #backend>(
+                ::fastzk_runtime::CpuArg::field_at(args, #k, fault));)
+            }
+            Param::Int(_) => quote!(let #local = ::fastzk_runtime::lanes::LaneIdx::splat(
+                ::fastzk_runtime::CpuArg::int_at(args, #k, fault));),
+        }
+    });
+    let to_lanes = quote!(<<#field as ::fastzk_runtime::KernelField>::Lanes<#backend>
+        as ::fastzk_runtime::lanes::LaneField<#field, #backend>>::to_lanes);
+    let store_lanes = if outputs == 1 {
+        quote!(if let Some(o) = out.first_mut() {
+            *o = #to_lanes(r);
+        })
+    } else {
+        quote!(for (o, x) in out.iter_mut().zip(r) {
+            *o = #to_lanes(x);
+        })
+    };
     let store = if outputs == 1 {
         quote!(if let Some(o) = out.first_mut() {
             *o = r;
@@ -125,6 +158,8 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
     let n_params = sig.params.len();
     Ok(quote! {
         #f
+
+        #lanes_fn
 
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default)]
@@ -147,6 +182,23 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
                 move |i: usize, out: &mut [#field]| {
                     let r = #fname::<#field>(i, #(#locals,)* fault);
                     #store
+                }
+            }
+            #[inline(always)]
+            fn lanes<#backend: ::fastzk_runtime::lanes::LaneBackend>(
+                args: &[::fastzk_runtime::CpuArg<'_, #field>],
+                fault: &::fastzk_runtime::Fault,
+                i0: usize,
+                out: &mut [[#field; ::fastzk_runtime::lanes::LANES]],
+            ) -> bool {
+                #(#resolve_lanes)*
+                let i = ::fastzk_runtime::lanes::LaneIdx::from_start(i0);
+                match #lanes_name::<#field, #backend>(i, #(#locals,)* fault) {
+                    Some(r) => {
+                        #store_lanes
+                        true
+                    }
+                    None => false,
                 }
             }
         }

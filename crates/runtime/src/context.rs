@@ -3,10 +3,12 @@
 
 use std::any::TypeId;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use fastzk_gpu::{Device, DeviceChoice, DeviceField, GpuError, Program, Source};
 
+use crate::lanes::{LaneChoice, LaneGroups};
 use crate::task::Task;
 use crate::vec::{Counters, Shared};
 use crate::{FieldVec, Kernel, KernelField, ParamKind, Reducer, Traffic};
@@ -89,6 +91,9 @@ pub struct Context {
     programs: Mutex<HashMap<ProgramKey, Arc<Program>>>,
     /// Library engines (NTT domains, device transforms) by type and what they are for.
     engines: Mutex<Engines>,
+    /// How the CPU loop runs kernels (`crate::lanes`), and what it ran on lanes so far.
+    lanes: LaneChoice,
+    lane_groups: [AtomicU64; 2],
 }
 
 /// Threads of a reduction on a device: enough to fill it, few enough that the partial
@@ -118,7 +123,42 @@ impl Context {
             }),
             programs: Mutex::new(HashMap::new()),
             engines: Mutex::new(HashMap::new()),
+            lanes: LaneChoice::detect(),
+            lane_groups: Default::default(),
         }
+    }
+
+    /// This context with its CPU loop on `lanes` (tests and benchmarks; the default is
+    /// the widest the CPU has, [`LaneChoice::detect`]); refused where the CPU lacks them.
+    #[doc(hidden)]
+    pub fn with_lanes(mut self, lanes: LaneChoice) -> Result<Self, RuntimeError> {
+        if !lanes.is_supported() {
+            return Err(RuntimeError::Internal(format!(
+                "this CPU cannot run the {lanes:?} lanes"
+            )));
+        }
+        self.lanes = lanes;
+        Ok(self)
+    }
+
+    /// How the CPU loop runs kernels.
+    #[doc(hidden)]
+    pub fn lanes(&self) -> LaneChoice {
+        self.lanes
+    }
+
+    /// Groups of eight indices the CPU loop ran on lanes so far, and those it gave up on.
+    #[doc(hidden)]
+    pub fn lane_groups(&self) -> LaneGroups {
+        LaneGroups {
+            ran: self.lane_groups[0].load(Ordering::Relaxed),
+            gave_up: self.lane_groups[1].load(Ordering::Relaxed),
+        }
+    }
+
+    pub(crate) fn count_lane_groups(&self, g: LaneGroups) {
+        self.lane_groups[0].fetch_add(g.ran, Ordering::Relaxed);
+        self.lane_groups[1].fetch_add(g.gave_up, Ordering::Relaxed);
     }
 
     /// The device, `None` on the CPU.

@@ -33,6 +33,8 @@ mod columns;
 mod context;
 mod dense;
 mod gather;
+#[doc(hidden)]
+pub mod lanes;
 mod library;
 mod merkle;
 mod product;
@@ -66,6 +68,11 @@ use fastzk_pairing::PairingCurve;
 /// [`mul_by_base`]: KernelField::mul_by_base
 pub trait KernelField: Field + DeviceField {
     type Base: KernelField<Base = Self::Base>;
+    /// Eight elements as the CPU loop's lanes run them on backend `B` ([`lanes`]).
+    type Lanes<B: lanes::LaneBackend>: lanes::LaneField<Self, B>;
+    /// Whether the CPU loop runs kernels over this field on lanes: where its lanes are
+    /// vectors and measured faster than the plain body (`BENCHMARKS.md`).
+    const LANES_PAY: bool;
     /// The base element as an element of this field.
     fn lift(b: Self::Base) -> Self;
     /// `self·b`, coordinate by coordinate.
@@ -76,6 +83,8 @@ macro_rules! prime_kernel_field {
     ($($f:ty),*) => {$(
         impl KernelField for $f {
             type Base = $f;
+            type Lanes<B: lanes::LaneBackend> = lanes::Splayed<$f>;
+            const LANES_PAY: bool = false;
             #[inline(always)]
             fn lift(b: $f) -> Self {
                 b
@@ -87,8 +96,21 @@ macro_rules! prime_kernel_field {
         }
     )*};
 }
+impl KernelField for fastzk_field::Goldilocks {
+    type Base = Self;
+    type Lanes<B: lanes::LaneBackend> = B::Goldilocks;
+    const LANES_PAY: bool = true;
+    #[inline(always)]
+    fn lift(b: Self) -> Self {
+        b
+    }
+    #[inline(always)]
+    fn mul_by_base(self, b: Self) -> Self {
+        self * b
+    }
+}
+
 prime_kernel_field!(
-    fastzk_field::Goldilocks,
     fastzk_field::bn254::Fr,
     fastzk_field::bn254::Fq,
     fastzk_field::bls12_381::Fr,
@@ -99,6 +121,8 @@ macro_rules! quad_kernel_field {
     ($($f:ty: $b:ty),*) => {$(
         impl KernelField for $f {
             type Base = $b;
+            type Lanes<B: lanes::LaneBackend> = lanes::Splayed<$f>;
+            const LANES_PAY: bool = false;
             #[inline(always)]
             fn lift(b: $b) -> Self {
                 Self::new(b, <$b as Field>::ZERO)
@@ -118,6 +142,8 @@ quad_kernel_field!(
 
 impl KernelField for fastzk_field::GoldilocksExt3 {
     type Base = fastzk_field::Goldilocks;
+    type Lanes<B: lanes::LaneBackend> = lanes::Ext3Lanes<B>;
+    const LANES_PAY: bool = true;
     #[inline(always)]
     fn lift(b: Self::Base) -> Self {
         Self::new(b, Self::Base::ZERO, Self::Base::ZERO)
@@ -162,6 +188,15 @@ pub trait Kernel<F: KernelField>: Copy + Send + Sync + 'static {
         args: &'a [CpuArg<'a, F>],
         fault: &'a Fault,
     ) -> impl Fn(usize, &mut [F]) + Sync + 'a;
+    /// The body on the eight indices from `i0` at once, on backend `B`'s lanes ([`lanes`]):
+    /// output component `k` of index `i0 + l` into `out[k][l]`. `false` when the lanes
+    /// part ways or would fault (nothing written; the plain body runs them instead).
+    fn lanes<B: lanes::LaneBackend>(
+        args: &[CpuArg<'_, F>],
+        fault: &Fault,
+        i0: usize,
+        out: &mut [[F; lanes::LANES]],
+    ) -> bool;
 }
 
 /// An associative and commutative combine with its identity ([`reducer`] implements it).

@@ -16,6 +16,7 @@ use fastzk_gpu::{Arg as GpuArg, Buffer, Device};
 use rayon::prelude::*;
 
 use crate::context::{Op, REDUCE_GROUPS};
+use crate::lanes;
 use crate::vec::{alloc_words, HostSlice};
 use crate::{
     Arg, Context, CpuArg, Fault, FieldVec, Kernel, KernelField, ParamKind, Reducer, RuntimeError,
@@ -215,6 +216,7 @@ impl<'c> Task<'c> {
             let cpu = cpu_args(args, &held);
             let fault = Fault::default();
             let body = K::body(&cpu, &fault);
+            let (ctx, lanes) = (self.ctx, self.ctx.lanes());
             // Outputs are written once each, so they are not zeroed first.
             let mut outs: Vec<Vec<F>> = (0..vectors).map(|_| Vec::with_capacity(n)).collect();
             // Each task takes a chunk of indices and the matching chunk of every output.
@@ -233,11 +235,14 @@ impl<'c> Task<'c> {
                 .enumerate()
                 .map(|(c, mut pieces)| {
                     let mut acc = vec![R::identity(); reduced];
-                    let mut tmp = vec![F::ZERO; k];
                     let start = c * CPU_CHUNK;
-                    for (j, i) in (start..(start + CPU_CHUNK).min(n)).enumerate() {
-                        body(i, &mut tmp);
-                        for (p, x) in pieces.iter_mut().zip(&tmp) {
+                    let end = (start + CPU_CHUNK).min(n);
+                    let mut buf = vec![F::ZERO; (end - start) * k];
+                    let groups =
+                        lanes::fill::<F, K, _>(lanes, &cpu, &fault, &body, start, end, &mut buf);
+                    ctx.count_lane_groups(groups);
+                    for (j, tmp) in buf.chunks_exact(k).enumerate() {
+                        for (p, x) in pieces.iter_mut().zip(tmp) {
                             p[j].write(*x);
                         }
                         for (a, x) in acc.iter_mut().zip(&tmp[vectors..]) {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use fastzk_field::{bls12_381, bn254, Field, Goldilocks, GoldilocksExt2, GoldilocksExt3};
 use fastzk_gpu::Device;
+use fastzk_runtime::lanes::{LaneChoice, LaneGroups};
 use fastzk_runtime::{
     kernel, reducer, Arg, Context, FieldVec, KernelField, Product, Residency, RuntimeError, Sum,
 };
@@ -124,12 +125,32 @@ fn device_available() -> Result<(), &'static str> {
     Device::for_tests_available()
 }
 
-/// The CPU, or the device.
+/// The device, or the CPU with each way its loop can run kernels: plain, on lanes of
+/// plain elements, and on every vector backend this CPU has (`fastzk_runtime::lanes`).
 fn contexts(on_device: bool) -> Vec<Context> {
     if on_device {
         vec![Context::device(device().expect("checked by the trial"))]
     } else {
-        vec![Context::cpu()]
+        LANE_CHOICES
+            .into_iter()
+            .filter(|c| c.is_supported())
+            .map(|c| Context::cpu().with_lanes(c).expect("supported"))
+            .collect()
+    }
+}
+
+const LANE_CHOICES: [LaneChoice; 4] = [
+    LaneChoice::Off,
+    LaneChoice::Portable,
+    LaneChoice::Avx2,
+    LaneChoice::Avx512,
+];
+
+/// Where a trial ran, for its messages.
+fn describe(ctx: &Context) -> String {
+    match ctx.device_handle() {
+        Some(_) => ctx.describe(),
+        None => format!("cpu, lanes {:?}", ctx.lanes()),
     }
 }
 
@@ -149,7 +170,7 @@ const SIZES: [usize; 7] = [0, 1, 2, 63, 64, 65, 1000];
 /// Each kernel against a plain loop, on every context.
 fn maps_match_plain_loops<F: KernelField>(on_device: bool) {
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         for (s, &n) in SIZES.iter().enumerate() {
             let v = inputs::<F>(s as u64, 2 * n);
             let (x, y) = (
@@ -206,7 +227,7 @@ fn base_inputs_match_plain_loops<F: KernelField>(on_device: bool) {
         assert_eq!(x.mul_by_base(*b), *x * F::lift(*b));
     }
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         for (s, &n) in SIZES.iter().enumerate() {
             let mut v = inputs::<F::Base>(400 + s as u64, 2 * n);
             // Pairs whose difference is 0 and 1: both sides of the kernel's branch.
@@ -274,7 +295,7 @@ fn eq_tables_match<F: KernelField>(on_device: bool) {
             let r = inputs::<F>(700 + n as u64, n);
             let got = task.eq_table(&r).unwrap().to_vec().unwrap();
             let want = fastzk_multilinear::mle::eq_table(&r);
-            assert!(got == want, "n = {n}, {}", ctx.describe());
+            assert!(got == want, "n = {n}, {}", describe(&ctx));
         }
     }
 }
@@ -288,7 +309,7 @@ where
     E::Base: fastzk_field::NttField,
 {
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         for (rows, k) in [(1usize, 1usize), (4, 3), (37, 300), (130, 129)] {
             let m: Vec<E::Base> = inputs(900 + k as u64, rows * k);
@@ -353,7 +374,7 @@ fn mixed_plain<F: Field>(v: &[F], i: usize, stride: usize) -> F {
 fn reductions_match_plain_folds<F: KernelField>(on_device: bool) {
     // 70,000 is past what 1024 work-groups of 64 threads take in one pass.
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         for (s, &n) in SIZES.iter().chain(&[70_000]).enumerate() {
             let (a, b) = (inputs::<F>(s as u64, n), inputs::<F>(50 + s as u64, n));
             let (av, bv) = (ctx.vec(a.clone()), ctx.vec(b.clone()));
@@ -449,7 +470,7 @@ fn traffic_is_lazy() {
 fn bad_calls_are_errors(on_device: bool) {
     type F = Goldilocks;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let v: FieldVec<F> = ctx.vec(inputs(3, 10));
         let fault = |r: Result<FieldVec<F>, RuntimeError>, kernel: &str| match r {
             Err(RuntimeError::Fault { kernel: k }) => assert_eq!(k, kernel, "{at}"),
@@ -458,6 +479,16 @@ fn bad_calls_are_errors(on_device: bool) {
         };
         fault(ctx.map(ReadsPastEnd, 10, &[Arg::Vec(&v)]), "reads_past_end");
         ctx.map(ReadsPastEnd, 9, &[Arg::Vec(&v)]).unwrap();
+        // Past the end within a group of eight (a group of lanes gives up; the plain body
+        // faults), and a divisor of zero in every lane.
+        let w: FieldVec<F> = ctx.vec(inputs(4, 16));
+        fault(ctx.map(ReadsPastEnd, 16, &[Arg::Vec(&w)]), "reads_past_end");
+        ctx.map(ReadsPastEnd, 15, &[Arg::Vec(&w)]).unwrap();
+        fault(
+            ctx.map(Divides, 16, &[Arg::Vec(&w), Arg::Int(0)]),
+            "divides",
+        );
+        ctx.map(Divides, 16, &[Arg::Vec(&w), Arg::Int(1)]).unwrap();
         fault(
             ctx.map(Divides, 10, &[Arg::Vec(&v), Arg::Int(0)]),
             "divides",
@@ -507,7 +538,7 @@ fn tasks_join_and_defer(on_device: bool) {
     type F = bn254::Fr;
     for ctx in contexts(on_device) {
         for deferred in [false, true] {
-            let at = format!("{}, deferred {deferred}", ctx.describe());
+            let at = format!("{}, deferred {deferred}", describe(&ctx));
             let n = 1 << 10;
             let tables: Vec<Vec<F>> = (0..4).map(|s| inputs(40 + s, 2 * n)).collect();
             let vs: Vec<FieldVec<F>> = tables.iter().map(|t| ctx.vec(t.clone())).collect();
@@ -581,7 +612,7 @@ fn tasks_join_and_defer(on_device: bool) {
 fn deferred_faults_at_sync(on_device: bool) {
     type F = Goldilocks;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let v: FieldVec<F> = ctx.vec(inputs(3, 10));
         let mut t = ctx.deferred_task().unwrap();
         t.map(Fold, 5, &[Arg::Vec(&v), Arg::Field(F::ONE)]).unwrap();
@@ -608,7 +639,7 @@ fn sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>(on
     use fastzk_multilinear::sumcheck::{run_fused, verify};
     use fastzk_multilinear::{HashKind, Transcript};
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         for vars in [1usize, 2, 3, 7, 12] {
             let n = 1 << vars;
             let t: Vec<Vec<F>> = (0..3).map(|s| inputs(60 + s + vars as u64, n)).collect();
@@ -713,7 +744,7 @@ fn eq_sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>
     use fastzk_multilinear::{HashKind, Transcript, UnivariateMask};
     let g = |v: &[F; 3]| v[0] * v[1] - v[2];
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         for vars in [1usize, 2, 5, 10] {
             let n = 1 << vars;
             let t: Vec<Vec<F>> = (0..3).map(|s| inputs(80 + s + vars as u64, n)).collect();
@@ -800,7 +831,7 @@ fn eq_sumcheck_matches_hand_written<F: KernelField + fastzk_multilinear::Absorb>
 fn rs_encoding_matches_naive<F: KernelField + fastzk_field::NttField>(on_device: bool) {
     use fastzk_poly::{NaiveDft, Order, Subgroup, Transform, TwoAdicTransform};
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         for (k, width, rows) in [
             (1, 1, 3),
@@ -854,7 +885,7 @@ fn ntt_from_tasks<F: KernelField + fastzk_field::NttField>(on_device: bool) {
     use fastzk_poly::{NaiveDft, Order, Subgroup, Transform, TwoAdicTransform};
     let cpu = Context::cpu();
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         for log_n in [0u32, 1, 2, 5, 10] {
             let n = 1usize << log_n;
@@ -953,7 +984,7 @@ where
     use fastzk_testing::msm::naive;
     type S<C> = <C as fastzk_curve::CurveConfig>::Scalar;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         for n in [0usize, 1, 2, 100, 300] {
             let bases = points::<C>(n, 7 + n as u64);
@@ -1015,7 +1046,7 @@ fn spmv_from_tasks<F: KernelField>(on_device: bool) {
     use fastzk_runtime::Matrix;
     use rand::Rng;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         let mut r = rng(11);
         for (rows, cols) in [(1usize, 1usize), (5, 3), (70, 40), (300, 257)] {
@@ -1064,7 +1095,7 @@ fn transposed_from_tasks<E: KernelField>(on_device: bool) {
     use rand::Rng;
     type B<E> = <E as KernelField>::Base;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         let mut r = rng(12);
         for (rows, cols, k) in [
@@ -1143,7 +1174,7 @@ fn merkle_from_tasks<F: KernelField<Base = F> + fastzk_field::PrimeField>(on_dev
     use fastzk_multilinear::HashKind;
     use fastzk_pcs::merkle::{hash_leaf, MerkleTree};
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         let cases = [
             (0usize, 1usize),
@@ -1211,7 +1242,7 @@ fn grand_products_from_tasks<F: KernelField + fastzk_multilinear::Absorb>(on_dev
     use fastzk_multilinear::{product, HashKind, Transcript};
     use fastzk_runtime::prove_grand_products;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         for p in 1..=4usize {
             for log in [1usize, 2, 3, 9] {
@@ -1256,7 +1287,7 @@ fn grand_products_from_tasks<F: KernelField + fastzk_multilinear::Absorb>(on_dev
 fn gather_from_tasks<F: KernelField>(on_device: bool) {
     use rand::Rng;
     for ctx in contexts(on_device) {
-        let at = ctx.describe();
+        let at = describe(&ctx);
         let mut task = ctx.task().unwrap();
         let mut r = rng(21);
         for (len, n) in [(1usize, 0usize), (1, 1), (7, 5), (300, 1000)] {
@@ -1289,6 +1320,52 @@ fn gather_from_tasks<F: KernelField>(on_device: bool) {
 
 /// `lift` is the field crate's embedding of the base (checked where the field crate has
 /// one: the extensions).
+/// Which groups of eight the CPU loop runs on lanes: every group of a kernel whose lanes
+/// agree (where the field's lanes pay, or on the plain-element lanes for every field),
+/// none of a kernel that branches on its index's parity, and the groups of a data-
+/// dependent branch whose lanes agree. The results themselves are checked against plain
+/// loops by the other trials, on every lane choice.
+fn lanes_run_where_they_agree<F: KernelField>() {
+    for choice in LANE_CHOICES.into_iter().filter(|c| c.is_supported()) {
+        let ctx = Context::cpu().with_lanes(choice).unwrap();
+        let on = match choice {
+            LaneChoice::Off => false,
+            LaneChoice::Portable => true,
+            _ => F::LANES_PAY,
+        };
+        let groups = |ran, gave_up| match on {
+            true => LaneGroups { ran, gave_up },
+            false => LaneGroups::default(),
+        };
+        let at = describe(&ctx);
+        let n = 1003;
+        let v = ctx.vec(inputs::<F>(1, 2 * n));
+        ctx.map(Fold, n, &[Arg::Vec(&v), Arg::Field(F::random(&mut rng(2)))])
+            .unwrap();
+        assert_eq!(ctx.lane_groups(), groups(125, 0), "fold, {at}");
+        ctx.map_reduce(
+            CubicRound,
+            Sum,
+            64,
+            &[Arg::Vec(&v), Arg::Vec(&v), Arg::Vec(&v)],
+        )
+        .unwrap();
+        assert_eq!(ctx.lane_groups(), groups(133, 0), "cubic round, {at}");
+        ctx.map(Mixed, 64, &[Arg::Vec(&v), Arg::Int(1)]).unwrap();
+        assert_eq!(ctx.lane_groups(), groups(133, 8), "mixed, {at}");
+        // A base table whose difference is zero at one index of the second group only.
+        let mut b: Vec<F::Base> = elements(&mut rng(3), 64);
+        b[2 * 11 + 1] = b[2 * 11];
+        let (b, w) = (ctx.vec(b), ctx.vec(inputs::<F>(4, 32)));
+        let args = [Arg::BaseVec(&b), Arg::Field(F::ONE), Arg::Vec(&w)];
+        ctx.task()
+            .unwrap()
+            .run(BindBaseTable, Sum, 32, 2, &args)
+            .unwrap();
+        assert_eq!(ctx.lane_groups(), groups(136, 9), "base table, {at}");
+    }
+}
+
 fn lift_is_the_field_embedding() {
     use fastzk_field::ExtensionField;
     fn check<F: KernelField + ExtensionField<Base = <F as KernelField>::Base>>() {
@@ -1409,6 +1486,9 @@ fn main() {
                 device_available(),
                 || reductions_match_plain_folds::<$f>(true),
             );
+            t.plain(concat!("cpu::lanes::", $name), || {
+                lanes_run_where_they_agree::<$f>()
+            });
         };
     }
     per_field!("goldilocks", Goldilocks);

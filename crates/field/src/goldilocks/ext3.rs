@@ -88,8 +88,10 @@ pub fn sum_of_ext3_base_products(
     GoldilocksExt3::new(coeff(0), coeff(1), coeff(2))
 }
 
-/// `c[0] + c[1]·x + c[2]·x²` with `x^3 = 7`.
+/// `c[0] + c[1]·x + c[2]·x²` with `x^3 = 7`. Transparent, so that eight of them are 24
+/// words the packed lanes load and store directly.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct GoldilocksExt3 {
     pub c: [Goldilocks; 3],
 }

@@ -4,6 +4,7 @@
 use core::arch::x86_64::*;
 
 use super::slices::pair_lengths;
+use crate::goldilocks::Goldilocks;
 
 const P: i64 = 0xffff_ffff_0000_0001_u64 as i64;
 const EPS: i64 = 0xffff_ffff;
@@ -96,3 +97,59 @@ fn splat(s: u64) -> (__m256i, __m256i) {
 }
 
 slice_kernels!("avx2", 4);
+
+/// Bit `l` set where lane `l` of `a` equals that of `b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn eq_bits(a: __m256i, b: __m256i) -> u8 {
+    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(a, b))) as u8
+}
+
+/// Eight canonical Goldilocks lanes in two vectors (the AVX-512 backend's width, so that
+/// one lane count serves every backend), for code that keeps values in lanes across many
+/// operations (the runtime's kernel lanes). Every method needs AVX2: callers check
+/// [`super::Backend::Avx2`] is supported first.
+#[derive(Clone, Copy, Debug)]
+pub struct Lanes8([__m256i; 2]);
+
+// Every method's safety condition is the one `load` states.
+#[allow(clippy::missing_safety_doc)]
+impl Lanes8 {
+    /// # Safety
+    /// The CPU has AVX2; so for every method here.
+    #[inline(always)]
+    pub unsafe fn load(x: &[Goldilocks; 8]) -> Self {
+        // `Goldilocks` is a transparent `u64`.
+        let x = x.as_ptr().cast::<u64>();
+        Self([ld(x), ld(x.add(4))])
+    }
+    #[inline(always)]
+    pub unsafe fn store(self, x: &mut [Goldilocks; 8]) {
+        let x = x.as_mut_ptr().cast::<u64>();
+        st(x, self.0[0]);
+        st(x.add(4), self.0[1]);
+    }
+    #[inline(always)]
+    pub unsafe fn splat(x: Goldilocks) -> Self {
+        let x = x.value();
+        let v = _mm256_set1_epi64x(x as i64);
+        Self([v, v])
+    }
+    #[inline(always)]
+    pub unsafe fn add(self, b: Self) -> Self {
+        Self([add(self.0[0], b.0[0]), add(self.0[1], b.0[1])])
+    }
+    #[inline(always)]
+    pub unsafe fn sub(self, b: Self) -> Self {
+        Self([sub(self.0[0], b.0[0]), sub(self.0[1], b.0[1])])
+    }
+    #[inline(always)]
+    pub unsafe fn mul(self, b: Self) -> Self {
+        Self([mul(self.0[0], b.0[0]), mul(self.0[1], b.0[1])])
+    }
+    /// Bit `l` set where lane `l` of `self` equals that of `b`.
+    #[inline(always)]
+    pub unsafe fn eq(self, b: Self) -> u8 {
+        eq_bits(self.0[0], b.0[0]) | (eq_bits(self.0[1], b.0[1]) << 4)
+    }
+}

@@ -9,6 +9,7 @@
 use core::arch::x86_64::*;
 
 use super::slices::pair_lengths;
+use crate::goldilocks::{Goldilocks, GoldilocksExt3};
 
 const P: i64 = 0xffff_ffff_0000_0001_u64 as i64;
 const EPS: i64 = 0xffff_ffff;
@@ -206,5 +207,113 @@ pub(super) unsafe fn ntt_gs_first3(x: &mut [u64], w: &[u64], g0: usize) {
         st(px.add(i), perm(l, h, [0, 1, 2, 3, 8, 9, 10, 11]));
         st(px.add(i + 8), perm(l, h, [4, 5, 6, 7, 12, 13, 14, 15]));
         i += 16;
+    }
+}
+
+/// Eight canonical Goldilocks lanes in one vector, for code that keeps values in lanes
+/// across many operations (the runtime's kernel lanes). Every method needs AVX-512F:
+/// callers check [`super::Backend::Avx512`] is supported first.
+#[derive(Clone, Copy, Debug)]
+pub struct Lanes8(__m512i);
+
+// Every method's safety condition is the one `load` states.
+#[allow(clippy::missing_safety_doc)]
+impl Lanes8 {
+    /// # Safety
+    /// The CPU has AVX-512F; so for every method here.
+    #[inline(always)]
+    pub unsafe fn load(x: &[Goldilocks; 8]) -> Self {
+        // `Goldilocks` is a transparent `u64`.
+        let x = x.as_ptr().cast::<u64>();
+        Self(ld(x))
+    }
+    #[inline(always)]
+    pub unsafe fn store(self, x: &mut [Goldilocks; 8]) {
+        let x = x.as_mut_ptr().cast::<u64>();
+        st(x, self.0)
+    }
+    #[inline(always)]
+    pub unsafe fn splat(x: Goldilocks) -> Self {
+        let x = x.value();
+        Self(_mm512_set1_epi64(x as i64))
+    }
+    #[inline(always)]
+    pub unsafe fn add(self, b: Self) -> Self {
+        Self(add(self.0, b.0))
+    }
+    #[inline(always)]
+    pub unsafe fn sub(self, b: Self) -> Self {
+        Self(sub(self.0, b.0))
+    }
+    #[inline(always)]
+    pub unsafe fn mul(self, b: Self) -> Self {
+        Self(mul(self.0, b.0))
+    }
+    /// Bit `l` set where lane `l` of `self` equals that of `b`.
+    #[inline(always)]
+    pub unsafe fn eq(self, b: Self) -> u8 {
+        _mm512_cmpeq_epu64_mask(self.0, b.0)
+    }
+
+    /// Eight cubic-extension elements as their three coefficients' lanes: three loads
+    /// and six two-source permutations (the 24 words are element-major).
+    #[inline(always)]
+    pub unsafe fn load_ext3(x: &[GoldilocksExt3; 8]) -> [Self; 3] {
+        // `GoldilocksExt3` is three transparent `u64`s.
+        let p = x.as_ptr().cast::<u64>();
+        let (v0, v1, v2) = (ld(p), ld(p.add(8)), ld(p.add(16)));
+        // Coefficient k of element l is word 3l + k: word w is lane w % 8 of v[w / 8].
+        let pick = |k: i64| {
+            let first: [i64; 8] = std::array::from_fn(|l| {
+                let w = 3 * l as i64 + k;
+                if w < 16 {
+                    w
+                } else {
+                    0
+                }
+            });
+            let second: [i64; 8] = std::array::from_fn(|l| {
+                let w = 3 * l as i64 + k;
+                if w < 16 {
+                    l as i64
+                } else {
+                    w - 16 + 8
+                }
+            });
+            (first, second)
+        };
+        let mut c = [Self(v0); 3];
+        for (k, c) in c.iter_mut().enumerate() {
+            let (a, b) = pick(k as i64);
+            *c = Self(perm(perm(v0, v1, a), v2, b));
+        }
+        c
+    }
+
+    /// The inverse of [`load_ext3`](Self::load_ext3).
+    #[inline(always)]
+    pub unsafe fn store_ext3(c: [Self; 3], x: &mut [GoldilocksExt3; 8]) {
+        let p = x.as_mut_ptr().cast::<u64>();
+        for (g, dst) in (0..3).map(|g| (g, p.add(8 * g))) {
+            // Word 8g + j is coefficient (8g + j) % 3 of element (8g + j) / 3: first the
+            // words from c0 and c1, then those from c2.
+            let first: [i64; 8] = std::array::from_fn(|j| {
+                let w = 8 * g as i64 + j as i64;
+                match w % 3 {
+                    0 => w / 3,
+                    1 => w / 3 + 8,
+                    _ => 0,
+                }
+            });
+            let second: [i64; 8] = std::array::from_fn(|j| {
+                let w = 8 * g as i64 + j as i64;
+                if w % 3 == 2 {
+                    w / 3 + 8
+                } else {
+                    j as i64
+                }
+            });
+            st(dst, perm(perm(c[0].0, c[1].0, first), c[2].0, second));
+        }
     }
 }

@@ -23,6 +23,12 @@ mod avx2;
 mod avx512;
 mod scalar;
 
+/// Eight Goldilocks lanes on each vector backend, for code that keeps values in lanes
+/// (the runtime's kernel lanes): every method is `unsafe`, its backend's CPU feature the
+/// caller's to check.
+#[cfg(target_arch = "x86_64")]
+pub use {avx2::Lanes8 as Avx2Lanes8, avx512::Lanes8 as Avx512Lanes8};
+
 /// Calls the kernel `$f` of the backend `$be.effective()` picks.
 macro_rules! dispatch {
     ($be:expr, $f:ident($($arg:expr),*)) => {
