@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | [`Capability::Adx`] | BMI2 + ADX | `FASTZK_NO_ADX` | Montgomery multiplication, 4 and 6 limbs |
 //! | [`Capability::Avx2`] | AVX2 | `FASTZK_GOLDILOCKS_BACKEND=scalar` | packed Goldilocks, 4 lanes |
-//! | [`Capability::Avx512`] | AVX-512F | `FASTZK_GOLDILOCKS_BACKEND=scalar\|avx2` | packed Goldilocks, 8 lanes |
+//! | [`Capability::Avx512`] | AVX-512F | `FASTZK_GOLDILOCKS_BACKEND=scalar\|avx2` | packed Goldilocks, 8 lanes; kernels on lanes (`FASTZK_NO_KERNEL_LANES` alone) |
 //! | [`Capability::Ifma`] | AVX-512F + IFMA + VL | `FASTZK_NO_IFMA` | the MSM bucket flush on eight 52-bit lanes |
 //!
 //! Every kernel asks here rather than detecting on its own, so `fastzk info` reports
@@ -49,7 +49,7 @@ impl Capability {
         match self {
             Capability::Adx => "Montgomery multiplication (4 and 6 limbs)",
             Capability::Avx2 => "packed Goldilocks, 4 lanes",
-            Capability::Avx512 => "packed Goldilocks, 8 lanes",
+            Capability::Avx512 => "packed Goldilocks, 8 lanes; kernels on lanes",
             Capability::Ifma => "MSM bucket flush, 8 lanes of 52 bits",
         }
     }
@@ -103,7 +103,8 @@ fn detect(_: Capability) -> bool {
 }
 
 /// Whether the switch `name` is set: to anything but empty or `0`.
-fn switched_off(name: &str) -> bool {
+/// Whether the switch `name` is set (to anything but empty or `0`).
+pub fn switched_off(name: &str) -> bool {
     std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
 }
 

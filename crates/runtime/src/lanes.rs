@@ -629,7 +629,7 @@ impl LaneChoice {
     /// measured slower than the plain loop's scalar products (`BENCHMARKS.md`).
     pub fn detect() -> Self {
         use fastzk_field::goldilocks::packed::Backend;
-        if std::env::var_os("FASTZK_NO_KERNEL_LANES").is_some_and(|v| v == "1") {
+        if fastzk_field::cpu::switched_off("FASTZK_NO_KERNEL_LANES") {
             return LaneChoice::Off;
         }
         match Backend::detect() {
