@@ -35,9 +35,10 @@ impl Lanes {
         let (base, b) = (self.base(), &self.backend);
         parse_quote!(<#base as ::fastzk_runtime::KernelField>::Lanes<#b>)
     }
-    /// The segments of a plain path.
-    fn segments(p: &syn::Path) -> Vec<String> {
-        p.segments.iter().map(|s| s.ident.to_string()).collect()
+    /// The segments of a plain path, and the field's name: what the rewrite matches on.
+    fn segments(&self, p: &syn::Path) -> (Vec<String>, String) {
+        let segs = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        (segs, self.field.to_string())
     }
 }
 
@@ -45,14 +46,8 @@ impl VisitMut for Lanes {
     fn visit_type_mut(&mut self, ty: &mut Type) {
         match ty {
             Type::Path(p) if p.qself.is_none() => {
-                let segs = Self::segments(&p.path);
-                let f = self.field.to_string();
-                *ty = match segs
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .as_slice()
-                {
+                let (segs, f) = self.segments(&p.path);
+                *ty = match strs(&segs).as_slice() {
                     [x] if *x == f => self.field_lanes(),
                     [x, "Base"] if *x == f => self.base_lanes(),
                     ["usize"] => parse_quote!(::fastzk_runtime::lanes::LaneIdx),
@@ -79,14 +74,8 @@ impl VisitMut for Lanes {
             },
             Expr::Repeat(r) => self.visit_expr_mut(&mut r.expr),
             Expr::Path(p) if p.qself.is_none() && p.path.segments.len() > 1 => {
-                let segs = Self::segments(&p.path);
-                let fs = f.to_string();
-                let ty: Type = match segs
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .as_slice()
-                {
+                let (segs, fs) = self.segments(&p.path);
+                let ty: Type = match strs(&segs).as_slice() {
                     [x, _] if *x == fs => parse_quote!(#f),
                     [x, "Base", _] if *x == fs => self.base(),
                     _ => return,
@@ -98,15 +87,9 @@ impl VisitMut for Lanes {
                     self.visit_expr_mut(a);
                 }
                 let Expr::Path(p) = &*c.func else { return };
-                let segs = Self::segments(&p.path);
+                let (segs, fs) = self.segments(&p.path);
                 let args = &c.args;
-                let fs = f.to_string();
-                match segs
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .as_slice()
-                {
+                match strs(&segs).as_slice() {
                     [x, "lift"] if *x == fs => {
                         *e = parse_quote!(::fastzk_runtime::lanes::lift::<#f, #b>(#args));
                     }
@@ -157,6 +140,10 @@ impl VisitMut for Lanes {
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }
     }
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
 }
 
 /// `__fz_lanes_NAME<F, __FzLanes>(i: LaneIdx, …) -> Option<…>` from the CPU function

@@ -106,32 +106,28 @@ fn expand_kernel(attr: Tokens, item: Tokens) -> syn::Result<Tokens> {
     let locals: Vec<syn::Ident> = (0..sig.params.len())
         .map(|k| quote::format_ident!("__fz_arg{}", k))
         .collect();
-    let resolve = sig.params.iter().enumerate().map(|(k, p)| {
+    let get = |k: usize, p: &Param| {
         let get = match p {
             Param::Input(_) => quote!(input_at),
             Param::BaseInput(_) => quote!(base_input_at),
             Param::Field(_) => quote!(field_at),
             Param::Int(_) => quote!(int_at),
         };
-        let local = &locals[k];
-        quote!(let #local = ::fastzk_runtime::CpuArg::#get(args, #k, fault);)
+        quote!(::fastzk_runtime::CpuArg::#get(args, #k, fault))
+    };
+    let resolve = sig.params.iter().enumerate().map(|(k, p)| {
+        let (local, arg) = (&locals[k], get(k, p));
+        quote!(let #local = #arg;)
     });
     // The same for the lanes: a field value and an integer in every lane.
     let resolve_lanes = sig.params.iter().enumerate().map(|(k, p)| {
-        let local = &locals[k];
+        let (local, arg) = (&locals[k], get(k, p));
         match p {
-            Param::Input(_) => {
-                quote!(let #local = ::fastzk_runtime::CpuArg::input_at(args, #k, fault);)
-            }
-            Param::BaseInput(_) => {
-                quote!(let #local = ::fastzk_runtime::CpuArg::base_input_at(args, #k, fault);)
-            }
+            Param::Input(_) | Param::BaseInput(_) => quote!(let #local = #arg;),
             Param::Field(_) => {
-                quote!(let #local = ::fastzk_runtime::lanes::splat::<#field, #backend>(
-                ::fastzk_runtime::CpuArg::field_at(args, #k, fault));)
+                quote!(let #local = ::fastzk_runtime::lanes::splat::<#field, #backend>(#arg);)
             }
-            Param::Int(_) => quote!(let #local = ::fastzk_runtime::lanes::LaneIdx::splat(
-                ::fastzk_runtime::CpuArg::int_at(args, #k, fault));),
+            Param::Int(_) => quote!(let #local = ::fastzk_runtime::lanes::LaneIdx::splat(#arg);),
         }
     });
     let to_lanes = quote!(<<#field as ::fastzk_runtime::KernelField>::Lanes<#backend>

@@ -129,7 +129,7 @@ impl Context {
     }
 
     /// This context with its CPU loop on `lanes` (tests and benchmarks; the default is
-    /// the widest the CPU has, [`LaneChoice::detect`]); refused where the CPU lacks them.
+    /// [`LaneChoice::detect`]'s); refused where the CPU lacks them.
     #[doc(hidden)]
     pub fn with_lanes(mut self, lanes: LaneChoice) -> Result<Self, RuntimeError> {
         if !lanes.is_supported() {

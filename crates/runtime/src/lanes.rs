@@ -36,7 +36,13 @@ impl LaneIdx {
     /// `i0, i0 + 1, …, i0 + 7`: a group's loop index.
     #[inline(always)]
     pub fn from_start(i0: usize) -> Self {
-        Self(std::array::from_fn(|l| i0 + l))
+        // Loops, not `array::from_fn`, here and below: `from_fn` is not always inlined
+        // into a large lane body, and a call per operation costs more than the operation.
+        let mut x = [i0; LANES];
+        for (l, x) in x.iter_mut().enumerate() {
+            *x = x.wrapping_add(l);
+        }
+        Self(x)
     }
     /// The value when every lane has it.
     #[inline(always)]
@@ -46,7 +52,21 @@ impl LaneIdx {
     }
     #[inline(always)]
     fn zip(self, o: Self, f: impl Fn(usize, usize) -> usize) -> Self {
-        Self(std::array::from_fn(|l| f(self.0[l], o.0[l])))
+        let mut x = self.0;
+        for (x, o) in x.iter_mut().zip(o.0) {
+            *x = f(*x, o);
+        }
+        Self(x)
+    }
+    /// Whether the lanes hold `i0, i0 + 1, …, i0 + 7`.
+    #[inline(always)]
+    fn consecutive(self) -> bool {
+        let i0 = self.0[0];
+        let mut yes = true;
+        for (l, &x) in self.0.iter().enumerate() {
+            yes &= x == i0.wrapping_add(l);
+        }
+        yes
     }
 }
 
@@ -273,8 +293,8 @@ impl<B: LaneBackend> Ext3Lanes<B> {
 impl<B: LaneBackend> LaneEq for Ext3Lanes<B> {
     #[inline(always)]
     fn lane_eq(self, o: Self) -> LaneMask {
-        let [a, b, c] = std::array::from_fn(|k| self.0[k].lane_eq(o.0[k]).0);
-        LaneMask(a & b & c)
+        let ([a0, a1, a2], [b0, b1, b2]) = (self.0, o.0);
+        LaneMask(a0.lane_eq(b0).0 & a1.lane_eq(b1).0 & a2.lane_eq(b2).0)
     }
 }
 
@@ -282,21 +302,24 @@ impl<B: LaneBackend> Add for Ext3Lanes<B> {
     type Output = Self;
     #[inline(always)]
     fn add(self, o: Self) -> Self {
-        Self(std::array::from_fn(|k| self.0[k] + o.0[k]))
+        let ([a0, a1, a2], [b0, b1, b2]) = (self.0, o.0);
+        Self([a0 + b0, a1 + b1, a2 + b2])
     }
 }
 impl<B: LaneBackend> Sub for Ext3Lanes<B> {
     type Output = Self;
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
-        Self(std::array::from_fn(|k| self.0[k] - o.0[k]))
+        let ([a0, a1, a2], [b0, b1, b2]) = (self.0, o.0);
+        Self([a0 - b0, a1 - b1, a2 - b2])
     }
 }
 impl<B: LaneBackend> Neg for Ext3Lanes<B> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        Self(self.0.map(|x| -x))
+        let [a0, a1, a2] = self.0;
+        Self([-a0, -a1, -a2])
     }
 }
 impl<B: LaneBackend> Mul for Ext3Lanes<B> {
@@ -334,7 +357,9 @@ impl<B: LaneBackend> MulAssign for Ext3Lanes<B> {
 impl<B: LaneBackend> LaneField<GoldilocksExt3, B> for Ext3Lanes<B> {
     #[inline(always)]
     fn splat(x: GoldilocksExt3) -> Self {
-        Self(x.c.map(B::Goldilocks::splat))
+        let [a0, a1, a2] = x.c;
+        let s = B::Goldilocks::splat;
+        Self([s(a0), s(a1), s(a2)])
     }
     #[inline(always)]
     fn from_lanes(x: [GoldilocksExt3; LANES]) -> Self {
@@ -351,7 +376,8 @@ impl<B: LaneBackend> LaneField<GoldilocksExt3, B> for Ext3Lanes<B> {
     }
     #[inline(always)]
     fn mul_by_base(self, b: B::Goldilocks) -> Self {
-        Self(self.0.map(|x| x * b))
+        let [a0, a1, a2] = self.0;
+        Self([a0 * b, a1 * b, a2 * b])
     }
 }
 
@@ -378,13 +404,14 @@ mod x86 {
         #[inline(always)]
         fn ext3_from(x: &[GoldilocksExt3; LANES]) -> [Self::Goldilocks; 3] {
             // SAFETY: see `Packed`.
-            unsafe { Avx512Lanes8::load_ext3(x) }.map(Packed)
+            let [a0, a1, a2] = unsafe { Avx512Lanes8::load_ext3(x) };
+            [Packed(a0), Packed(a1), Packed(a2)]
         }
         #[inline(always)]
         fn ext3_to(c: [Self::Goldilocks; 3]) -> [GoldilocksExt3; LANES] {
             let mut x = [GoldilocksExt3::ZERO; LANES];
             // SAFETY: see `Packed`.
-            unsafe { Avx512Lanes8::store_ext3(c.map(|p| p.0), &mut x) };
+            unsafe { Avx512Lanes8::store_ext3([c[0].0, c[1].0, c[2].0], &mut x) };
             x
         }
     }
@@ -511,7 +538,7 @@ impl<X: KernelField, B: LaneBackend> LaneRead<B> for &[X] {
     fn read(&self, i: LaneIdx) -> Option<X::Lanes<B>> {
         let i0 = i.0[0];
         // Consecutive indices, the common case, as one slice.
-        let x: [X; LANES] = if i == LaneIdx::from_start(i0) {
+        let x: [X; LANES] = if i.consecutive() {
             *self.get(i0..i0.checked_add(LANES)?)?.first_chunk()?
         } else {
             let mut x = [X::ZERO; LANES];
@@ -624,9 +651,9 @@ pub enum LaneChoice {
 
 impl LaneChoice {
     /// The lanes the CPU loop takes by default: AVX-512F's where the CPU has them and
-    /// `FASTZK_GOLDILOCKS_BACKEND` allows them, and `FASTZK_NO_KERNEL_LANES=1` does not
-    /// turn them off. AVX2's are not taken: without a 64-bit vector product they were
-    /// measured slower than the plain loop's scalar products (`BENCHMARKS.md`).
+    /// `FASTZK_GOLDILOCKS_BACKEND` allows them, unless `FASTZK_NO_KERNEL_LANES` turns the
+    /// lanes off. Not AVX2's: without a 64-bit vector product they win on single kernels
+    /// but left Spartan's proofs level with the plain loop (`BENCHMARKS.md`).
     pub fn detect() -> Self {
         use fastzk_field::goldilocks::packed::Backend;
         if fastzk_field::cpu::switched_off("FASTZK_NO_KERNEL_LANES") {
@@ -657,17 +684,24 @@ pub struct LaneGroups {
     pub gave_up: u64,
 }
 
-/// `K` on `start..end` into `buf` (`K::OUTPUTS` elements per index, index by index):
-/// groups of eight on `choice`'s lanes where the field's lanes pay (`Portable` runs every
-/// field's, to check them), the rest and every group that gives up by `body`.
-pub(crate) fn fill<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F])>(
+/// Where the CPU loop puts a kernel's outputs: index by index (a plain body's), or eight
+/// indices at once (output component `k` of index `j + l` in `out[k][l]`); `j` counts
+/// from the chunk's start.
+pub(crate) trait Sink<F> {
+    fn one(&mut self, j: usize, out: &[F]);
+    fn eight(&mut self, j: usize, out: &[[F; LANES]]);
+}
+
+/// `K` on `start..end` into `sink`: groups of eight on `choice`'s lanes where the field's
+/// lanes pay (`Portable` runs every field's, to check them), the rest and every group that
+/// gives up by `body`.
+pub(crate) fn fill<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F]), O: Sink<F>>(
     choice: LaneChoice,
     args: &[crate::CpuArg<'_, F>],
     fault: &Fault,
     body: &S,
-    start: usize,
-    end: usize,
-    buf: &mut [F],
+    (start, end): (usize, usize),
+    sink: &mut O,
 ) -> LaneGroups {
     let choice = match choice {
         LaneChoice::Avx2 | LaneChoice::Avx512 if !F::LANES_PAY || !choice.is_supported() => {
@@ -675,95 +709,92 @@ pub(crate) fn fill<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F])>(
         }
         c => c,
     };
+    let range = (start, end);
     match choice {
-        LaneChoice::Off => {
-            plain(body, start, end, buf);
-            LaneGroups::default()
-        }
-        LaneChoice::Portable => groups::<F, K, Portable, S>(args, fault, body, start, end, buf),
+        LaneChoice::Portable => groups::<F, K, Portable, S, O>(args, fault, body, range, sink),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX2 (checked above).
-        LaneChoice::Avx2 => unsafe { groups_avx2::<F, K, S>(args, fault, body, start, end, buf) },
+        LaneChoice::Avx2 => unsafe { groups_avx2::<F, K, S, O>(args, fault, body, range, sink) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has AVX-512F (checked above).
         LaneChoice::Avx512 => unsafe {
-            groups_avx512::<F, K, S>(args, fault, body, start, end, buf)
+            groups_avx512::<F, K, S, O>(args, fault, body, range, sink)
         },
-        #[cfg(not(target_arch = "x86_64"))]
         _ => {
-            plain(body, start, end, buf);
+            plain(body, range, start, K::OUTPUTS, sink);
             LaneGroups::default()
         }
     }
 }
 
+/// `body` at each index of `start..end`, its `k` outputs into `sink` (`j` from `chunk`).
 #[inline(always)]
-fn plain<F: KernelField, S: Fn(usize, &mut [F])>(
+fn plain<F: KernelField, S: Fn(usize, &mut [F]), O: Sink<F>>(
     body: &S,
-    start: usize,
-    end: usize,
-    buf: &mut [F],
+    (start, end): (usize, usize),
+    chunk: usize,
+    k: usize,
+    sink: &mut O,
 ) {
-    let k = buf.len() / (end - start).max(1);
-    for (i, out) in (start..end).zip(buf.chunks_exact_mut(k.max(1))) {
-        body(i, out);
+    let mut out = vec![F::ZERO; k];
+    for i in start..end {
+        body(i, &mut out);
+        sink.one(i - chunk, &out);
     }
 }
 
 #[inline(always)]
-fn groups<F: KernelField, K: crate::Kernel<F>, B: LaneBackend, S: Fn(usize, &mut [F])>(
+fn groups<
+    F: KernelField,
+    K: crate::Kernel<F>,
+    B: LaneBackend,
+    S: Fn(usize, &mut [F]),
+    O: Sink<F>,
+>(
     args: &[crate::CpuArg<'_, F>],
     fault: &Fault,
     body: &S,
-    start: usize,
-    end: usize,
-    buf: &mut [F],
+    (start, end): (usize, usize),
+    sink: &mut O,
 ) -> LaneGroups {
     let k = K::OUTPUTS;
     let mut out = vec![[F::ZERO; LANES]; k];
     let mut groups = LaneGroups::default();
     let mut i = start;
     while i + LANES <= end {
-        let dst = &mut buf[(i - start) * k..(i - start + LANES) * k];
         if K::lanes::<B>(args, fault, i, &mut out) {
-            for (l, o) in dst.chunks_exact_mut(k).enumerate() {
-                for (x, lanes) in o.iter_mut().zip(&out) {
-                    *x = lanes[l];
-                }
-            }
+            sink.eight(i - start, &out);
             groups.ran += 1;
         } else {
-            plain(body, i, i + LANES, dst);
+            plain(body, (i, i + LANES), start, k, sink);
             groups.gave_up += 1;
         }
         i += LANES;
     }
-    plain(body, i, end, &mut buf[(i - start) * k..]);
+    plain(body, (i, end), start, k, sink);
     groups
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn groups_avx2<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F])>(
+unsafe fn groups_avx2<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F]), O: Sink<F>>(
     args: &[crate::CpuArg<'_, F>],
     fault: &Fault,
     body: &S,
-    start: usize,
-    end: usize,
-    buf: &mut [F],
+    range: (usize, usize),
+    sink: &mut O,
 ) -> LaneGroups {
-    groups::<F, K, Avx2, S>(args, fault, body, start, end, buf)
+    groups::<F, K, Avx2, S, O>(args, fault, body, range, sink)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn groups_avx512<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F])>(
+unsafe fn groups_avx512<F: KernelField, K: crate::Kernel<F>, S: Fn(usize, &mut [F]), O: Sink<F>>(
     args: &[crate::CpuArg<'_, F>],
     fault: &Fault,
     body: &S,
-    start: usize,
-    end: usize,
-    buf: &mut [F],
+    range: (usize, usize),
+    sink: &mut O,
 ) -> LaneGroups {
-    groups::<F, K, Avx512, S>(args, fault, body, start, end, buf)
+    groups::<F, K, Avx512, S, O>(args, fault, body, range, sink)
 }

@@ -7,6 +7,7 @@
 //! it — or deferred ([`Context::deferred_task`]): launches return at once and are waited
 //! for, with their faults, at [`Task::sync`] (which also waits for the joined children).
 
+use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 
@@ -233,23 +234,19 @@ impl<'c> Task<'c> {
             let sums = chunks
                 .into_par_iter()
                 .enumerate()
-                .map(|(c, mut pieces)| {
-                    let mut acc = vec![R::identity(); reduced];
+                .map(|(c, pieces)| {
                     let start = c * CPU_CHUNK;
-                    let end = (start + CPU_CHUNK).min(n);
-                    let mut buf = vec![F::ZERO; (end - start) * k];
+                    let range = (start, (start + CPU_CHUNK).min(n));
+                    let mut sink = ChunkOut::<F, R> {
+                        pieces,
+                        acc: vec![R::identity(); reduced],
+                        vectors,
+                        reducer: PhantomData,
+                    };
                     let groups =
-                        lanes::fill::<F, K, _>(lanes, &cpu, &fault, &body, start, end, &mut buf);
+                        lanes::fill::<F, K, _, _>(lanes, &cpu, &fault, &body, range, &mut sink);
                     ctx.count_lane_groups(groups);
-                    for (j, tmp) in buf.chunks_exact(k).enumerate() {
-                        for (p, x) in pieces.iter_mut().zip(tmp) {
-                            p[j].write(*x);
-                        }
-                        for (a, x) in acc.iter_mut().zip(&tmp[vectors..]) {
-                            *a = R::combine(*a, *x);
-                        }
-                    }
-                    acc
+                    sink.acc
                 })
                 .reduce(|| vec![R::identity(); reduced], |a, b| combine(a, &b));
             for o in outs.iter_mut() {
@@ -406,6 +403,39 @@ impl<'c> Task<'c> {
 
 /// Indices a CPU task takes at a time.
 const CPU_CHUNK: usize = 1024;
+
+/// A CPU chunk's outputs: its part of each vector, and its reductions.
+struct ChunkOut<'p, F, R> {
+    pieces: Vec<&'p mut [MaybeUninit<F>]>,
+    acc: Vec<F>,
+    vectors: usize,
+    reducer: PhantomData<R>,
+}
+
+impl<F: KernelField, R: Reducer<F>> lanes::Sink<F> for ChunkOut<'_, F, R> {
+    #[inline(always)]
+    fn one(&mut self, j: usize, out: &[F]) {
+        for (p, x) in self.pieces.iter_mut().zip(out) {
+            p[j].write(*x);
+        }
+        for (a, x) in self.acc.iter_mut().zip(&out[self.vectors..]) {
+            *a = R::combine(*a, *x);
+        }
+    }
+    #[inline(always)]
+    fn eight(&mut self, j: usize, out: &[[F; lanes::LANES]]) {
+        for (p, x) in self.pieces.iter_mut().zip(out) {
+            for (p, x) in p[j..j + lanes::LANES].iter_mut().zip(x) {
+                p.write(*x);
+            }
+        }
+        for (a, x) in self.acc.iter_mut().zip(&out[self.vectors..]) {
+            for x in x {
+                *a = R::combine(*a, *x);
+            }
+        }
+    }
+}
 
 /// The host copies of the vector arguments (over the field, then over its base), held
 /// while the CPU loop reads them.

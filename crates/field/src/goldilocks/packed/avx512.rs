@@ -210,6 +210,52 @@ pub(super) unsafe fn ntt_gs_first3(x: &mut [u64], w: &[u64], g0: usize) {
     }
 }
 
+/// The permutations of [`Lanes8::load_ext3`]: coefficient `k` of element `l` is word
+/// `w = 3l + k` of the three loaded vectors, lane `w % 8` of vector `w / 8`; the first
+/// permutation takes the words of the first two vectors, the second those of the third.
+const EXT3_LOAD: [([i64; 8], [i64; 8]); 3] = {
+    let mut t = [([0; 8], [0; 8]); 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut l = 0;
+        while l < 8 {
+            let w = (3 * l + k) as i64;
+            if w < 16 {
+                t[k].0[l] = w;
+                t[k].1[l] = l as i64;
+            } else {
+                t[k].1[l] = w - 16 + 8;
+            }
+            l += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The permutations of [`Lanes8::store_ext3`]: word `w = 8g + j` of stored vector `g` is
+/// coefficient `w % 3` of element `w / 3`; the first permutation takes the words from the
+/// first two coefficients' lanes, the second those from the third's.
+const EXT3_STORE: [([i64; 8], [i64; 8]); 3] = {
+    let mut t = [([0; 8], [0; 8]); 3];
+    let mut g = 0;
+    while g < 3 {
+        let mut j = 0;
+        while j < 8 {
+            let w = (8 * g + j) as i64;
+            match w % 3 {
+                0 => t[g].0[j] = w / 3,
+                1 => t[g].0[j] = w / 3 + 8,
+                _ => {}
+            }
+            t[g].1[j] = if w % 3 == 2 { w / 3 + 8 } else { j as i64 };
+            j += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
 /// Eight canonical Goldilocks lanes in one vector, for code that keeps values in lanes
 /// across many operations (the runtime's kernel lanes). Every method needs AVX-512F:
 /// callers check [`super::Backend::Avx512`] is supported first.
@@ -262,58 +308,23 @@ impl Lanes8 {
         // `GoldilocksExt3` is three transparent `u64`s.
         let p = x.as_ptr().cast::<u64>();
         let (v0, v1, v2) = (ld(p), ld(p.add(8)), ld(p.add(16)));
-        // Coefficient k of element l is word 3l + k: word w is lane w % 8 of v[w / 8].
-        let pick = |k: i64| {
-            let first: [i64; 8] = std::array::from_fn(|l| {
-                let w = 3 * l as i64 + k;
-                if w < 16 {
-                    w
-                } else {
-                    0
-                }
-            });
-            let second: [i64; 8] = std::array::from_fn(|l| {
-                let w = 3 * l as i64 + k;
-                if w < 16 {
-                    l as i64
-                } else {
-                    w - 16 + 8
-                }
-            });
-            (first, second)
-        };
-        let mut c = [Self(v0); 3];
-        for (k, c) in c.iter_mut().enumerate() {
-            let (a, b) = pick(k as i64);
-            *c = Self(perm(perm(v0, v1, a), v2, b));
-        }
-        c
+        let [(a0, b0), (a1, b1), (a2, b2)] = EXT3_LOAD;
+        [
+            Self(perm(perm(v0, v1, a0), v2, b0)),
+            Self(perm(perm(v0, v1, a1), v2, b1)),
+            Self(perm(perm(v0, v1, a2), v2, b2)),
+        ]
     }
 
     /// The inverse of [`load_ext3`](Self::load_ext3).
     #[inline(always)]
     pub unsafe fn store_ext3(c: [Self; 3], x: &mut [GoldilocksExt3; 8]) {
         let p = x.as_mut_ptr().cast::<u64>();
-        for (g, dst) in (0..3).map(|g| (g, p.add(8 * g))) {
-            // Word 8g + j is coefficient (8g + j) % 3 of element (8g + j) / 3: first the
-            // words from c0 and c1, then those from c2.
-            let first: [i64; 8] = std::array::from_fn(|j| {
-                let w = 8 * g as i64 + j as i64;
-                match w % 3 {
-                    0 => w / 3,
-                    1 => w / 3 + 8,
-                    _ => 0,
-                }
-            });
-            let second: [i64; 8] = std::array::from_fn(|j| {
-                let w = 8 * g as i64 + j as i64;
-                if w % 3 == 2 {
-                    w / 3 + 8
-                } else {
-                    j as i64
-                }
-            });
-            st(dst, perm(perm(c[0].0, c[1].0, first), c[2].0, second));
+        for (g, (first, second)) in EXT3_STORE.iter().enumerate() {
+            st(
+                p.add(8 * g),
+                perm(perm(c[0].0, c[1].0, *first), c[2].0, *second),
+            );
         }
     }
 }
