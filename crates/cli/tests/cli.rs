@@ -116,6 +116,22 @@ fn info_reports_cpu_features_and_switches() {
     assert_eq!(in_use, hardware, "MULX/ADX is used whenever the CPU has it");
     let (_, switched) = columns(&[("FASTZK_NO_ADX", "1")]);
     assert_eq!(switched, "no");
+    // The layer's kernel lanes: AVX-512's where the CPU has it, off by the switch.
+    let lanes = |envs: &[(&str, &str)]| {
+        let out = fastzk_with_env(&["info"], envs);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("kernel lanes (the single-source layer's CPU loop): "))
+            .unwrap_or_else(|| panic!("no kernel lanes line: {stdout}"))
+            .to_owned()
+    };
+    let info = String::from_utf8_lossy(&fastzk_with_env(&["info"], &[]).stdout).into_owned();
+    let avx512_in_use = info
+        .lines()
+        .any(|l| l.starts_with("avx512f") && l.split_whitespace().nth(2) == Some("yes"));
+    assert_eq!(lanes(&[]).starts_with("avx512"), avx512_in_use, "{info}");
+    assert!(lanes(&[("FASTZK_NO_KERNEL_LANES", "1")]).starts_with("off"));
 }
 
 /// `bench layer` runs each sumcheck both ways and compares the proofs (a mismatch is an

@@ -49,7 +49,7 @@ impl Capability {
         match self {
             Capability::Adx => "Montgomery multiplication (4 and 6 limbs)",
             Capability::Avx2 => "packed Goldilocks, 4 lanes",
-            Capability::Avx512 => "packed Goldilocks, 8 lanes; kernels on lanes",
+            Capability::Avx512 => "packed Goldilocks, 8 lanes; kernel lanes",
             Capability::Ifma => "MSM bucket flush, 8 lanes of 52 bits",
         }
     }

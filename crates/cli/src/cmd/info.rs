@@ -30,6 +30,14 @@ pub fn run() {
             c.switch()
         );
     }
+    println!(
+        "kernel lanes (the single-source layer's CPU loop): {} (FASTZK_NO_KERNEL_LANES=1 turns them off)",
+        match fastzk_runtime::lanes::LaneChoice::detect() {
+            fastzk_runtime::lanes::LaneChoice::Avx512 => "avx512, 8 lanes",
+            fastzk_runtime::lanes::LaneChoice::Avx2 => "avx2, 8 lanes",
+            _ => "off, one index at a time",
+        }
+    );
     println!("devices (--device cuda|opencl|auto):");
     print_devices();
     println!(
