@@ -201,6 +201,30 @@ pub trait LaneField<F: KernelField, B: LaneBackend>:
     }
 }
 
+/// `+=`, `-=` and `*=` from a lane type's `+`, `-` and `*`.
+macro_rules! assign_ops {
+    ([$($g:tt)*] $t:ty) => {
+        impl<$($g)*> AddAssign for $t {
+            #[inline(always)]
+            fn add_assign(&mut self, o: Self) {
+                *self = *self + o;
+            }
+        }
+        impl<$($g)*> SubAssign for $t {
+            #[inline(always)]
+            fn sub_assign(&mut self, o: Self) {
+                *self = *self - o;
+            }
+        }
+        impl<$($g)*> MulAssign for $t {
+            #[inline(always)]
+            fn mul_assign(&mut self, o: Self) {
+                *self = *self * o;
+            }
+        }
+    };
+}
+
 /// Eight elements, each with its own arithmetic.
 #[derive(Clone, Copy, Debug)]
 pub struct Splayed<F>(pub [F; LANES]);
@@ -335,24 +359,7 @@ impl<B: LaneBackend> Mul for Ext3Lanes<B> {
         ])
     }
 }
-impl<B: LaneBackend> AddAssign for Ext3Lanes<B> {
-    #[inline(always)]
-    fn add_assign(&mut self, o: Self) {
-        *self = *self + o;
-    }
-}
-impl<B: LaneBackend> SubAssign for Ext3Lanes<B> {
-    #[inline(always)]
-    fn sub_assign(&mut self, o: Self) {
-        *self = *self - o;
-    }
-}
-impl<B: LaneBackend> MulAssign for Ext3Lanes<B> {
-    #[inline(always)]
-    fn mul_assign(&mut self, o: Self) {
-        *self = *self * o;
-    }
-}
+assign_ops!([B: LaneBackend] Ext3Lanes<B>);
 
 impl<B: LaneBackend> LaneField<GoldilocksExt3, B> for Ext3Lanes<B> {
     #[inline(always)]
@@ -460,24 +467,7 @@ mod x86 {
                     Self(unsafe { <$v>::splat(Goldilocks::ZERO).sub(self.0) })
                 }
             }
-            impl AddAssign for Packed<$v> {
-                #[inline(always)]
-                fn add_assign(&mut self, o: Self) {
-                    *self = *self + o;
-                }
-            }
-            impl SubAssign for Packed<$v> {
-                #[inline(always)]
-                fn sub_assign(&mut self, o: Self) {
-                    *self = *self - o;
-                }
-            }
-            impl MulAssign for Packed<$v> {
-                #[inline(always)]
-                fn mul_assign(&mut self, o: Self) {
-                    *self = *self * o;
-                }
-            }
+            assign_ops!([] Packed<$v>);
             impl LaneField<Goldilocks, $backend> for Packed<$v> {
                 #[inline(always)]
                 fn splat(x: Goldilocks) -> Self {
