@@ -54,7 +54,8 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 
 /// Runs the property `test` on `cases` values drawn from `strategy` and panics with
 /// proptest's shrunk counterexample if it fails. `seed` fixes the draw (`None`: a fresh
-/// one each run, as proptest's macros do).
+/// one each run, as proptest's macros do). `FASTZK_TEST_CASES_PERCENT` (1–100, default 100)
+/// scales `cases` down, for runs under emulation (`scripts/aarch64-tests.sh`).
 pub fn check<S: Strategy>(
     cases: u32,
     seed: Option<u64>,
@@ -64,13 +65,25 @@ pub fn check<S: Strategy>(
     S::Value: Debug,
 {
     let config = Config {
-        cases,
+        cases: scaled_cases(
+            cases,
+            std::env::var("FASTZK_TEST_CASES_PERCENT").ok().as_deref(),
+        ),
         failure_persistence: None,
         rng_seed: seed.map_or(RngSeed::Random, RngSeed::Fixed),
         ..Config::default()
     };
     if let Err(e) = TestRunner::new(config).run(&strategy, test) {
         panic!("{e}");
+    }
+}
+
+/// `cases` scaled by `percent` (an integer from 1 to 100; anything else leaves `cases` as
+/// it is), and at least one case.
+fn scaled_cases(cases: u32, percent: Option<&str>) -> u32 {
+    match percent.and_then(|p| p.trim().parse::<u32>().ok()) {
+        Some(p @ 1..=100) => (u64::from(cases) * u64::from(p) / 100).max(1) as u32,
+        _ => cases,
     }
 }
 
@@ -93,4 +106,20 @@ macro_rules! __test {
             suite::$f::<$($t),*>();
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scaled_cases;
+
+    #[test]
+    fn cases_scale_by_a_valid_percentage_only() {
+        assert_eq!(scaled_cases(3000, None), 3000);
+        assert_eq!(scaled_cases(3000, Some("25")), 750);
+        assert_eq!(scaled_cases(3000, Some(" 100 ")), 3000);
+        assert_eq!(scaled_cases(3, Some("1")), 1);
+        assert_eq!(scaled_cases(3000, Some("0")), 3000);
+        assert_eq!(scaled_cases(3000, Some("101")), 3000);
+        assert_eq!(scaled_cases(3000, Some("a quarter")), 3000);
+    }
 }

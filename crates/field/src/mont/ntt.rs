@@ -10,11 +10,14 @@
 //! eight stay on the scalar kernels below.
 
 use super::{Fp, MontConfig};
+#[cfg(target_arch = "x86_64")]
 use crate::ifma::{ntt as lanes, IfmaModulus};
 use crate::ntt::{reduced, same_len, NttField, NttResult};
+#[cfg(target_arch = "x86_64")]
 use crate::traits::Field;
 
 /// The first four limbs of a modulus (the whole modulus when `N = 4`).
+#[cfg(target_arch = "x86_64")]
 const fn first4<const N: usize>(m: &[u64; N]) -> [u64; 4] {
     let mut out = [0u64; 4];
     let mut i = 0;
@@ -27,8 +30,10 @@ const fn first4<const N: usize>(m: &[u64; N]) -> [u64; 4] {
 
 /// The IFMA lanes' constants for the field `P`: only for four limbs and two spare bits
 /// (the lazy ranges need `4p < 2^256`).
+#[cfg(target_arch = "x86_64")]
 struct Lanes<P, const N: usize>(core::marker::PhantomData<P>);
 
+#[cfg(target_arch = "x86_64")]
 impl<P: MontConfig<N>, const N: usize> Lanes<P, N> {
     const MODULUS: Option<IfmaModulus<4, 5>> = if N == 4 && Fp::<P, N>::LAZY_NTT {
         Some(IfmaModulus::new(first4(&P::MODULUS)))
@@ -43,21 +48,24 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
 
     /// The lanes' modulus when rows run on the IFMA lanes: 4 limbs, two spare bits, a
     /// CPU with IFMA.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn ifma_lanes() -> Option<&'static IfmaModulus<4, 5>> {
         match &Lanes::<P, N>::MODULUS {
-            Some(m) if cfg!(target_arch = "x86_64") && crate::ifma::is_supported() => Some(m),
+            Some(m) if crate::ifma::is_supported() => Some(m),
             _ => None,
         }
     }
 
     /// `s` as the lanes' twiddle: its IFMA form `s·2^shift` (`shift = 4` for four limbs).
+    #[cfg(target_arch = "x86_64")]
     fn lane_twiddle(s: &Self, m: &IfmaModulus<4, 5>) -> lanes::Twiddle {
         let t = (0..m.shift).fold(*s, |t, _| t.double());
         lanes::twiddle(first4(&t.limbs))
     }
 
     /// The rows' words, for the lanes (`Fp` is `repr(transparent)` over `[u64; N]`).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn words(x: &mut [Self]) -> *mut u64 {
         x.as_mut_ptr() as *mut u64
@@ -147,12 +155,13 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
             return reduced::ct_rows(lo, hi, s);
         }
         same_len(lo.len(), hi.len())?;
+        #[cfg(target_arch = "x86_64")]
         let lanes_m = Self::ifma_lanes().filter(|_| lo.len() >= 8);
+        #[cfg(target_arch = "x86_64")]
         let (lo, hi) = if let Some(m) = lanes_m {
             let len = lo.len() & !7;
             let tw = Self::lane_twiddle(&s, m);
             let (pl, ph) = (Self::words(lo), Self::words(hi));
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: IFMA is present (`ifma_lanes`); `lo` and `hi` are distinct slices of
             // at least `len` elements of four words (N = 4).
             unsafe {
@@ -193,7 +202,9 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
             same_len(a.len(), len)?;
         }
         let one = s == Self::ONE && s0 == Self::ONE;
+        #[cfg(target_arch = "x86_64")]
         let lanes_m = Self::ifma_lanes().filter(|_| a.len() >= 8);
+        #[cfg(target_arch = "x86_64")]
         let [a, b, c, d] = if let Some(m) = lanes_m {
             let len = a.len() & !7;
             let tw = twiddles.map(|t| Self::lane_twiddle(&t, m));
@@ -203,7 +214,6 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
                 Self::words(c),
                 Self::words(d),
             ];
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: IFMA is present (`ifma_lanes`); the quarters are distinct slices of
             // at least `len` elements of four words (N = 4).
             unsafe {
@@ -271,13 +281,14 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
             return reduced::gs_rows(lo, hi, s, c);
         }
         same_len(lo.len(), hi.len())?;
+        #[cfg(target_arch = "x86_64")]
         let lanes_m = Self::ifma_lanes().filter(|_| lo.len() >= 8);
+        #[cfg(target_arch = "x86_64")]
         let (lo, hi) = if let Some(m) = lanes_m {
             let len = lo.len() & !7;
             let tw = Self::lane_twiddle(&s, m);
             let scale = c.map(|c| (Self::lane_twiddle(&c, m), Self::lane_twiddle(&(s * c), m)));
             let (pl, ph) = (Self::words(lo), Self::words(hi));
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: IFMA is present (`ifma_lanes`); `lo` and `hi` are distinct slices of
             // at least `len` elements of four words (N = 4).
             unsafe {
@@ -319,7 +330,9 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
         for len in [b.len(), c.len(), d.len()] {
             same_len(a.len(), len)?;
         }
+        #[cfg(target_arch = "x86_64")]
         let lanes_m = Self::ifma_lanes().filter(|_| a.len() >= 8);
+        #[cfg(target_arch = "x86_64")]
         let [a, b, c, d] = if let Some(m) = lanes_m {
             let len = a.len() & !7;
             let tw = twiddles.map(|t| Self::lane_twiddle(&t, m));
@@ -330,7 +343,6 @@ impl<P: MontConfig<N>, const N: usize> NttField for Fp<P, N> {
                 Self::words(c),
                 Self::words(d),
             ];
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: IFMA is present (`ifma_lanes`); the quarters are distinct slices of
             // at least `len` elements of four words (N = 4).
             unsafe {
