@@ -20,6 +20,10 @@
 #   SNARKJS_ONLY 1 to time snarkjs alone
 #   PROVER_EXTRA path of another prover taking rapidsnark's arguments
 #                (<zkey> <wtns> <proof> <public>); added to the SHA-256 rows
+#   LEVELS       the CPU feature levels fastzk runs at, each a row of its own,
+#                interleaved with the other provers (default "default": what the
+#                CPU has; "ifma adx portable" for all three: adx is
+#                FASTZK_NO_IFMA=1, portable FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,6 +31,7 @@ ROOT=$(dirname "$HERE")
 cd "$HERE"
 
 N=${N:-5}
+LEVELS=${LEVELS:-default}
 SIZES=${SIZES-16 18 20}
 SHA_SETUP=${SHA_SETUP:-fastzk}
 SNARKJS_ONLY=${SNARKJS_ONLY:-0}
@@ -55,13 +60,29 @@ TOOL="node $HERE/tools/interop.js"
 
 source "$HERE/bench-lib.sh"   # quiet, run_once, median
 
+# level_env LEVEL: the environment switches that put fastzk at that CPU feature level.
+level_env() {
+  case $1 in
+    default | ifma) ;;
+    adx) echo "FASTZK_NO_IFMA=1" ;;
+    portable) echo "FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1" ;;
+    *) echo "LEVELS: unknown level '$1' (default, ifma, adx, portable)" >&2; exit 2 ;;
+  esac
+}
+for level in $LEVELS; do level_env "$level" >/dev/null; done
+if [[ " $LEVELS " == *" ifma "* ]] && ! grep -qw avx512ifma /proc/cpuinfo; then
+  echo "LEVELS: this CPU has no AVX-512 IFMA, so it has no ifma level" >&2; exit 2
+fi
+
 ROWS=()
 # bench NAME CONSTRAINTS ZKEY WTNS VK: interleaved runs of each prover, then
 # one correctness check of every prover's last proof with snarkjs.
 bench() {
   local name=$1 nc=$2 zkey=$3 wtns=$4 vk=$5
-  local provers=(snarkjs) p i r
-  [[ $SNARKJS_ONLY == 1 ]] || provers+=(fastzk)
+  local provers=(snarkjs) p i r level
+  if [[ $SNARKJS_ONLY != 1 ]]; then
+    for level in $LEVELS; do provers+=("fastzk@$level"); done
+  fi
   [[ -n ${PROVER_EXTRA:-} && $name == sha256* ]] && provers+=(extra)
   declare -A times=() rss=()
   # fastzk checks every point of a key it has not seen and then remembers the file
@@ -74,7 +95,10 @@ bench() {
     for p in "${provers[@]}"; do
       case $p in
         snarkjs) run_once r "$SNARKJS" groth16 prove "$zkey" "$wtns" "$B/proof_$p.json" "$B/public_$p.json" ;;
-        fastzk) run_once r "$FASTZK" groth16 prove "$zkey" "$wtns" "$B/proof_$p.json" "$B/public_$p.json" ;;
+        fastzk@*)
+          # shellcheck disable=SC2046 # the switches are words by design
+          run_once r env $(level_env "${p#fastzk@}") "$FASTZK" groth16 prove "$zkey" "$wtns" \
+            "$B/proof_$p.json" "$B/public_$p.json" ;;
         extra) run_once r "$PROVER_EXTRA" "$zkey" "$wtns" "$B/proof_$p.json" "$B/public_$p.json" ;;
       esac
       times[$p]+="${r% *} "
@@ -86,28 +110,37 @@ bench() {
     "$SNARKJS" groth16 verify "$vk" "$B/public_$p.json" "$B/proof_$p.json" >"$B/verify.log" 2>&1 \
       || { cat "$B/verify.log" >&2; echo "proof from $p on $name does not verify" >&2; exit 1; }
   done
-  local sj fz ex sjm fzm exm ratio ratio_ex
+  local sj sjm ex exm row_name
   sj=$(median <<<"${times[snarkjs]}")
   sjm=$(median <<<"${rss[snarkjs]}")
-  fz=- fzm=- ex=- exm=- ratio=- ratio_ex=-
-  if [[ -n ${times[fastzk]:-} ]]; then
-    fz=$(median <<<"${times[fastzk]}")
-    fzm=$(median <<<"${rss[fastzk]}")
-    ratio=$(awk -v a="$sj" -v b="$fz" 'BEGIN { printf "%.1fx", a / b }')
-  fi
+  ex=- exm=-
   if [[ -n ${times[extra]:-} ]]; then
     ex=$(median <<<"${times[extra]}")
     exm=$(median <<<"${rss[extra]}")
-    [[ $fz == - ]] || ratio_ex=$(awk -v a="$ex" -v b="$fz" 'BEGIN { printf "%.1fx", a / b }')
   fi
   mib() { [[ $1 == - ]] && echo - || awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
-  if [[ -n ${PROVER_EXTRA:-} ]]; then
-    ROWS+=("| $name | $nc | $sj | $fz | $ratio | $ex | $ratio_ex | $(mib "$sjm") | $(mib "$fzm") | $(mib "$exm") |")
-  else
-    ROWS+=("| $name | $nc | $sj | $fz | $ratio | $(mib "$sjm") | $(mib "$fzm") |")
-  fi
+  ratio() { [[ $1 == - || $2 == - ]] && echo - || awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
+  # One row per fastzk level (one row with no fastzk when only snarkjs is timed).
+  local levels=$LEVELS
+  [[ $SNARKJS_ONLY != 1 ]] || levels=none
+  for level in $levels; do
+    local fz=- fzm=-
+    if [[ -n ${times[fastzk@$level]:-} ]]; then
+      fz=$(median <<<"${times[fastzk@$level]}")
+      fzm=$(median <<<"${rss[fastzk@$level]}")
+    fi
+    row_name=$name
+    [[ $LEVELS == default || $level == none ]] || row_name="$name, $level"
+    if [[ -n ${PROVER_EXTRA:-} ]]; then
+      ROWS+=("| $row_name | $nc | $sj | $fz | $(ratio "$sj" "$fz") | $ex | $(ratio "$ex" "$fz") | $(mib "$sjm") | $(mib "$fzm") | $(mib "$exm") |")
+    else
+      ROWS+=("| $row_name | $nc | $sj | $fz | $(ratio "$sj" "$fz") | $(mib "$sjm") | $(mib "$fzm") |")
+    fi
+  done
   echo "  $name snarkjs runs: ${times[snarkjs]}" >&2
-  [[ -z ${times[fastzk]:-} ]] || echo "  $name fastzk runs: ${times[fastzk]}" >&2
+  for p in "${provers[@]}"; do
+    if [[ $p == fastzk@* ]]; then echo "  $name $p runs: ${times[$p]}" >&2; fi
+  done
   [[ -z ${times[extra]:-} ]] || echo "  $name extra runs: ${times[extra]}" >&2
 }
 

@@ -132,6 +132,28 @@ fn info_reports_cpu_features_and_switches() {
         .any(|l| l.starts_with("avx512f") && l.split_whitespace().nth(2) == Some("yes"));
     assert_eq!(lanes(&[]).starts_with("avx512"), avx512_in_use, "{info}");
     assert!(lanes(&[("FASTZK_NO_KERNEL_LANES", "1")]).starts_with("off"));
+    // The feature level follows the same switches.
+    let level = |envs: &[(&str, &str)]| {
+        let out = fastzk_with_env(&["info"], envs);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("feature level (BENCHMARKS.md's tables): "))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no feature level line: {stdout}"))
+            .to_owned()
+    };
+    let ifma_in_use = info
+        .lines()
+        .any(|l| l.starts_with("avx512ifma") && l.split_whitespace().nth(2) == Some("yes"));
+    let without_ifma = if in_use == "yes" { "adx" } else { "portable" };
+    let expected = if ifma_in_use { "ifma" } else { without_ifma };
+    assert_eq!(level(&[]), expected, "{info}");
+    assert_eq!(level(&[("FASTZK_NO_IFMA", "1")]), without_ifma);
+    assert_eq!(
+        level(&[("FASTZK_NO_ADX", "1"), ("FASTZK_NO_IFMA", "1")]),
+        "portable"
+    );
 }
 
 /// `bench layer` runs each sumcheck both ways and compares the proofs (a mismatch is an

@@ -10,9 +10,10 @@ fn cpu_model() -> String {
 
 pub fn run() {
     println!(
-        "fastzk {} on {} ({} threads)",
+        "fastzk {} on {} ({}, {} threads)",
         env!("CARGO_PKG_VERSION"),
         cpu_model(),
+        std::env::consts::ARCH,
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let yes = |b: bool| if b { "yes" } else { "no" };
@@ -30,6 +31,7 @@ pub fn run() {
             c.switch()
         );
     }
+    println!("feature level (BENCHMARKS.md's tables): {}", level());
     println!(
         "kernel lanes (the single-source layer's CPU loop): {} (FASTZK_NO_KERNEL_LANES=1 turns them off)",
         match fastzk_runtime::lanes::LaneChoice::detect() {
@@ -48,6 +50,17 @@ pub fn run() {
             "not built in (cargo build --release --features mpi)"
         }
     );
+}
+
+/// Which of the levels BENCHMARKS.md measures the MSM and the provers at is in use.
+fn level() -> &'static str {
+    if Capability::Ifma.enabled() {
+        "ifma (the MSM flush, BN254 NTT rows and Plonk's round 3 on IFMA lanes)"
+    } else if Capability::Adx.enabled() {
+        "adx (MULX/ADX products, the scalar MSM flush; FASTZK_NO_IFMA=1 on an IFMA CPU)"
+    } else {
+        "portable (u128 products: MUL/UMULH on ARM64; FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1 on x86-64)"
+    }
 }
 
 /// The devices each GPU API offers, or why it offers none.
