@@ -60,19 +60,8 @@ TOOL="node $HERE/tools/interop.js"
 
 source "$HERE/bench-lib.sh"   # quiet, run_once, median
 
-# level_env LEVEL: the environment switches that put fastzk at that CPU feature level.
-level_env() {
-  case $1 in
-    default | ifma) ;;
-    adx) echo "FASTZK_NO_IFMA=1" ;;
-    portable) echo "FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1" ;;
-    *) echo "LEVELS: unknown level '$1' (default, ifma, adx, portable)" >&2; exit 2 ;;
-  esac
-}
-for level in $LEVELS; do level_env "$level" >/dev/null; done
-if [[ " $LEVELS " == *" ifma "* ]] && ! grep -qw avx512ifma /proc/cpuinfo; then
-  echo "LEVELS: this CPU has no AVX-512 IFMA, so it has no ifma level" >&2; exit 2
-fi
+source "$ROOT/scripts/feature-levels.sh"   # level_env, check_levels
+check_levels "$LEVELS"
 
 ROWS=()
 # bench NAME CONSTRAINTS ZKEY WTNS VK: interleaved runs of each prover, then

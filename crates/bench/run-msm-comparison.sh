@@ -21,26 +21,15 @@ CASES=${CASES:-"bn254/g1 bls12-381/g1 bn254/g2"}
 SCALARS=${SCALARS:-"random clustered"}
 LEVELS=${LEVELS:-default}
 
-# level_env LEVEL: the environment switches that put fastzk at that CPU feature level.
-level_env() {
-  case $1 in
-    default | ifma) ;;
-    adx) echo "FASTZK_NO_IFMA=1" ;;
-    portable) echo "FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1" ;;
-    *) echo "LEVELS: unknown level '$1' (default, ifma, adx, portable)" >&2; exit 2 ;;
-  esac
-}
-for level in $LEVELS; do level_env "$level" >/dev/null; done
-if [[ " $LEVELS " == *" ifma "* ]] && ! grep -qw avx512ifma /proc/cpuinfo; then
-  echo "LEVELS: this CPU has no AVX-512 IFMA, so it has no ifma level" >&2; exit 2
-fi
+source scripts/feature-levels.sh   # level_env, check_levels
+source interop/bench-lib.sh        # median
+check_levels "$LEVELS"
 
 cargo build --release -q -p fastzk-cli
 FASTZK=$PWD/target/release/fastzk
 GNARK=$(mktemp -d)/gnark-msm
 (cd crates/bench/gnark && go build -o "$GNARK" .)
 median_ms() { sed 's/.*"median_ms":\([0-9.]*\).*/\1/'; }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 declare -A ms=() info=()
 for ((round = 1; round <= ROUNDS; round++)); do

@@ -10,7 +10,7 @@
 //! reduced before it is multiplied or added again).
 //!
 //! The lanes are x86-64's: elsewhere (ARM64) the entry points return 0 before reaching
-//! them, and the lane code is compiled only for the tests of the software model.
+//! them, and only the tests on the software model run the lane code.
 #![cfg_attr(
     not(target_arch = "x86_64"),
     allow(dead_code, unreachable_code, unused_variables)
