@@ -2,7 +2,7 @@
 # ARM64: the fastzk binary and the field, curve and MSM conformance suites cross-compiled
 # for aarch64-unknown-linux-gnu (rustc's warnings are errors there too: code behind an x86
 # `cfg` must not rot) and run under qemu-user, on the test command's `ci` profile (the
-# witness runtime's JIT compiler at opt-level 1: a third less building). There the field takes the portable path
+# witness runtime's JIT compiler at opt-level 1). There the field takes the portable path
 # (u128 products, MUL/UMULH on aarch64). The binary runs its self-test, a Groth16 proof
 # on each curve and a Spartan proof over Goldilocks, each verified.
 # Installs what it needs on Debian: the rustup target, gcc-aarch64-linux-gnu (the linker)
