@@ -179,6 +179,7 @@ pub fn mark_validated(hash: &blake3::Hash) {
 
 /// A witness generator compiled once and kept: read from the cache when these module
 /// bytes were compiled before by this wasmtime, else compiled (and stored).
+#[cfg(feature = "witness-runtime")]
 pub fn witness_calculator(
     wasm: &[u8],
 ) -> Result<fastzk_witness::WitnessCalculator, fastzk_witness::WitnessError> {

@@ -154,6 +154,18 @@ fn info_reports_cpu_features_and_switches() {
         level(&[("FASTZK_NO_ADX", "1"), ("FASTZK_NO_IFMA", "1")]),
         "portable"
     );
+    // Whether circom's generators run in process follows the cargo feature.
+    let runtime = if cfg!(feature = "witness-runtime") {
+        "run in process (wasmtime)"
+    } else {
+        "not built in"
+    };
+    assert!(
+        info.lines().any(|l| l
+            .strip_prefix("circom witness generators (.wasm): ")
+            .is_some_and(|l| l.starts_with(runtime))),
+        "{info}"
+    );
 }
 
 /// `bench layer` runs each sumcheck both ways and compares the proofs (a mismatch is an

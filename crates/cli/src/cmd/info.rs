@@ -43,6 +43,14 @@ pub fn run() {
     println!("devices (--device cuda|opencl|auto):");
     print_devices();
     println!(
+        "circom witness generators (.wasm): {}",
+        if cfg!(feature = "witness-runtime") {
+            "run in process (wasmtime)"
+        } else {
+            "not built in (the default feature witness-runtime): .wtns files only"
+        }
+    );
+    println!(
         "distributed proving (--distributed under mpirun): {}",
         if cfg!(feature = "mpi") {
             "built in (MPI)"

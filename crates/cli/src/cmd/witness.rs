@@ -10,7 +10,6 @@ use fastzk_formats::{read_wtns, wtns_from_bytes};
 use fastzk_witness::{parse_inputs, Witness};
 
 use crate::args::WitnessSource;
-use crate::cache;
 use crate::cmd::groth16::name;
 use crate::progress::print_timings;
 
@@ -62,7 +61,20 @@ fn calculate_timed(wasm: &Path, input: &Path) -> Result<(Witness, Vec<(&'static 
         std::fs::read_to_string(input).with_context(|| format!("reading {}", name(input)))?;
     let inputs = parse_inputs(&text, &name(input))?;
     let bytes = std::fs::read(wasm).with_context(|| format!("reading {}", name(wasm)))?;
-    let calc = cache::witness_calculator(&bytes).with_context(|| name(wasm))?;
+    generate(wasm, input, &bytes, &inputs, t)
+}
+
+/// Compiles (or loads from the cache) and runs the generator `bytes` read from `wasm`;
+/// the first phase counts from `t`.
+#[cfg(feature = "witness-runtime")]
+fn generate(
+    wasm: &Path,
+    input: &Path,
+    bytes: &[u8],
+    inputs: &[fastzk_witness::InputSignal],
+    t: Instant,
+) -> Result<(Witness, Vec<(&'static str, Duration)>)> {
+    let calc = crate::cache::witness_calculator(bytes).with_context(|| name(wasm))?;
     let load = if calc.uses_wide_mul() {
         "load module (64-bit field mul)"
     } else {
@@ -71,7 +83,7 @@ fn calculate_timed(wasm: &Path, input: &Path) -> Result<(Witness, Vec<(&'static 
     let mut phases = vec![(load, t.elapsed())];
     let t = Instant::now();
     let w = calc
-        .calculate(&inputs, |line| eprintln!("{line}"))
+        .calculate(inputs, |line| eprintln!("{line}"))
         .with_context(|| {
             format!(
                 "computing the witness of {} for {}",
@@ -81,6 +93,21 @@ fn calculate_timed(wasm: &Path, input: &Path) -> Result<(Witness, Vec<(&'static 
         })?;
     phases.push(("calculate", t.elapsed()));
     Ok((w, phases))
+}
+
+#[cfg(not(feature = "witness-runtime"))]
+fn generate(
+    wasm: &Path,
+    _: &Path,
+    _: &[u8],
+    _: &[fastzk_witness::InputSignal],
+    _: Instant,
+) -> Result<(Witness, Vec<(&'static str, Duration)>)> {
+    anyhow::bail!(
+        "{}: this fastzk was built without the WebAssembly witness runtime (the cargo \
+         feature `witness-runtime`): give a witness file (.wtns) instead",
+        name(wasm)
+    )
 }
 
 impl WitnessSource {
