@@ -38,10 +38,31 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="${QEMU[*]}"
 # the same code runs every case natively (the README's test command and the portable path).
 export FASTZK_TEST_CASES_PERCENT=${FASTZK_TEST_CASES_PERCENT:-25}
 
-cargo build --profile ci --target "$TARGET" -p fastzk-cli --no-default-features
-fastzk() { "${QEMU[@]}" "target/$TARGET/ci/fastzk" "$@"; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# One build for the binary and the suites: the field and curve suites are their crates'
+# `conformance` tests, the MSM suite the `conformance` module of the MSM crate's `suite`.
+# (Separate commands resolved features per command and compiled the libraries up to three
+# times.) Cargo's JSON names each test executable.
+cargo build --profile ci --target "$TARGET" --no-default-features \
+  -p fastzk-cli --bin fastzk -p fastzk-field -p fastzk-curve -p fastzk-msm \
+  --test conformance --test suite --message-format=json-render-diagnostics >"$work/build.json"
+suite() { # PACKAGE_DIR TEST_TARGET: the executable cargo built for it
+  python3 - "$work/build.json" "$1" "$2" <<'PY'
+import json, sys
+path, crate, target = sys.argv[1:]
+for line in open(path):
+    m = json.loads(line)
+    if (m.get("reason") == "compiler-artifact" and m["target"]["name"] == target
+            and m["manifest_path"].endswith(f"/crates/{crate}/Cargo.toml")
+            and m.get("executable")):
+        print(m["executable"])
+        break
+else:
+    sys.exit(f"aarch64: no {target} test executable for crates/{crate}")
+PY
+}
+fastzk() { "${QEMU[@]}" "target/$TARGET/ci/fastzk" "$@"; }
 fastzk info
 fastzk selftest >"$work/selftest.log" || { cat "$work/selftest.log"; exit 1; }
 tail -n 1 "$work/selftest.log"
@@ -63,7 +84,11 @@ if fastzk witness calculate "$work/c.wasm" "$work/input.json" "$work/w.wtns" 2>"
 fi
 echo "without the witness runtime: a generator is refused, naming the cargo feature"
 
-# The field and curve suites are their crates' `conformance` tests; the MSM suite is the
-# `conformance` module of the MSM crate's test binary (a name filter, so a second command).
-cargo test --profile ci --target "$TARGET" -p fastzk-field -p fastzk-curve --test conformance
-cargo test --profile ci --target "$TARGET" -p fastzk-msm --test suite -- conformance::
+for crate in field curve; do
+  exe=$(suite "$crate" conformance)
+  echo "fastzk-$crate conformance suite (qemu-aarch64)"
+  "${QEMU[@]}" "$exe"
+done
+exe=$(suite msm suite)
+echo "fastzk-msm conformance suite (qemu-aarch64)"
+"${QEMU[@]}" "$exe" conformance::
