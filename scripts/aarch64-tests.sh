@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # ARM64: the fastzk binary and the field, curve and MSM conformance suites cross-compiled
 # for aarch64-unknown-linux-gnu (rustc's warnings are errors there too: code behind an x86
-# `cfg` must not rot) and run under qemu-user, on the test command's `ci` profile (the
-# witness runtime's JIT compiler at opt-level 1). There the field takes the portable path
-# (u128 products, MUL/UMULH on aarch64). The binary runs its self-test, a Groth16 proof
-# on each curve and a Spartan proof over Goldilocks, each verified. It is built without
-# the WebAssembly witness runtime (wasmtime and its compiler were half of the cross build's
-# time; none of it is our code), and must say so when given a generator.
+# `cfg` must not rot) and run under qemu-user, on the test command's `ci` profile. There
+# the field takes the portable path (u128 products, MUL/UMULH on aarch64). The binary runs
+# its self-test, a Groth16 proof on each curve and a Spartan proof over Goldilocks, each
+# verified. It is built without the WebAssembly witness runtime (wasmtime and its compiler
+# were two fifths of the cross build's time; none of it is our code), and must say so
+# when given a generator.
 # Installs what it needs on Debian: the rustup target, gcc-aarch64-linux-gnu (the linker)
 # and qemu-user. If one of them cannot be had, it says which and exits 2.
 set -euo pipefail
@@ -33,9 +33,8 @@ fi
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-D warnings"
 QEMU=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="${QEMU[*]}"
 # Every test, a quarter of the random cases: emulation is 5-10x slower than the host, and
-# the same code runs every case natively (the README's test command and the portable path).
+# the same code runs every case natively (the README's Rust suite).
 export FASTZK_TEST_CASES_PERCENT=${FASTZK_TEST_CASES_PERCENT:-25}
 
 work=$(mktemp -d)
