@@ -1,16 +1,21 @@
 # The CPU feature levels BENCHMARKS.md measures fastzk at (sourced by the benchmark
 # scripts; `fastzk info` names the level in use):
 #   ifma      what an AVX-512 IFMA CPU runs (no switch; "default" is whatever the CPU has)
-#   adx       MULX/ADX products and the scalar MSM flush: FASTZK_NO_IFMA=1
-#   portable  u128 products, what ARM64 runs: FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1
+#   adx       what a CPU without AVX-512 runs: MULX/ADX products, the MSM flush on FMA
+#             lanes for BN254 G1 (AVX2) and scalar for the rest: FASTZK_NO_IFMA=1
+#   adx-scalar  the same with the scalar flush for every group (the adx level before the
+#             FMA lanes): FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1
+#   portable  u128 products and the scalar flush, what ARM64 runs:
+#             FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1
 
 # level_env LEVEL: the environment switches that put fastzk at LEVEL (words for `env`).
 level_env() {
   case $1 in
     default | ifma) ;;
     adx) echo "FASTZK_NO_IFMA=1" ;;
-    portable) echo "FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1" ;;
-    *) echo "LEVELS: unknown level '$1' (default, ifma, adx, portable)" >&2; return 2 ;;
+    adx-scalar) echo "FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1" ;;
+    portable) echo "FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1" ;;
+    *) echo "LEVELS: unknown level '$1' (default, ifma, adx, adx-scalar, portable)" >&2; return 2 ;;
   esac
 }
 

@@ -6,7 +6,8 @@
 #   LEVELS="ifma adx portable" ROUNDS=3 ...
 #
 # LEVELS: the CPU feature levels fastzk runs at, each a row of its own (default "default":
-# what the CPU has; adx is FASTZK_NO_IFMA=1, portable FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1).
+# what the CPU has; adx is FASTZK_NO_IFMA=1, portable FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1
+# FASTZK_NO_FMA_LANES=1).
 # ROUNDS: how many times the whole interleaved sequence (gnark, then each level) repeats;
 # a row shows the median over the rounds of each round's median of RUNS runs, and the
 # ratio of those medians.

@@ -5,7 +5,8 @@
 #   crates/bench/run-simd-table.sh                 # defaults below
 #   CASES="bn254/g1 bls12-381/g1 bn254/pair" SIZES="15 16 18 20" RUNS=3 crates/bench/run-simd-table.sh
 #
-# "scalar" is the same fast engine with the IFMA flush off (FASTZK_NO_IFMA=1); "pair"
+# "scalar" is the same fast engine with the lane flushes off (FASTZK_NO_IFMA=1
+# FASTZK_NO_FMA_LANES=1); "pair"
 # is the G1 and G2 MSMs over one scalar vector (gnark-crypto: its G1 and G2 times added).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,9 +38,9 @@ printf '%-14s %4s %11s %11s %7s %11s %11s %7s %11s %8s\n' case log scalar_1t sim
 for cg in $CASES; do
   curve=${cg%/*}; group=${cg#*/}
   for k in $SIZES; do
-    s1=$(fz "$curve" "$group" 1 FASTZK_NO_IFMA=1)
+    s1=$(fz "$curve" "$group" 1 "FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1")
     v1=$(fz "$curve" "$group" 1)
-    s2=$(fz "$curve" "$group" 2 FASTZK_NO_IFMA=1)
+    s2=$(fz "$curve" "$group" 2 "FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1")
     v2=$(fz "$curve" "$group" 2)
     g2=$(gn "$curve" "$group" 2)
     printf '%-14s %4s %11.1f %11.1f %6sx %11.1f %11.1f %6sx %11.1f %7sx\n' "$cg" "$k" \

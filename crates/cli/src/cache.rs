@@ -37,7 +37,14 @@ fn dir() -> Option<PathBuf> {
 fn machine_key() -> String {
     let model = fastzk_field::cpu::model().unwrap_or_default();
     let ifma = fastzk_field::cpu::Capability::Ifma.enabled();
-    let h = blake3::hash(format!("{model}|ifma={ifma}|{}", env!("CARGO_PKG_VERSION")).as_bytes());
+    let fma = fastzk_field::cpu::Capability::Fma.enabled();
+    let h = blake3::hash(
+        format!(
+            "{model}|ifma={ifma}|fma={fma}|{}",
+            env!("CARGO_PKG_VERSION")
+        )
+        .as_bytes(),
+    );
     h.to_hex()[..16].to_string()
 }
 

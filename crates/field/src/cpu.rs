@@ -7,6 +7,7 @@
 //! | [`Capability::Avx2`] | AVX2 | `FASTZK_GOLDILOCKS_BACKEND=scalar` | packed Goldilocks, 4 lanes |
 //! | [`Capability::Avx512`] | AVX-512F | `FASTZK_GOLDILOCKS_BACKEND=scalar\|avx2` | packed Goldilocks, 8 lanes; kernels on lanes (`FASTZK_NO_KERNEL_LANES` alone) |
 //! | [`Capability::Ifma`] | AVX-512F + IFMA + VL | `FASTZK_NO_IFMA` | the MSM bucket flush on eight 52-bit lanes |
+//! | [`Capability::Fma`] | AVX2 + FMA | `FASTZK_NO_FMA_LANES` | the same flush with products on FMA, where IFMA is absent or off (BN254 G1) |
 //!
 //! Every kernel asks here rather than detecting on its own, so `fastzk info` reports
 //! exactly what the kernels will use.
@@ -24,14 +25,18 @@ pub enum Capability {
     Avx512,
     /// AVX-512 IFMA (with F and VL): 52-bit multiply-add on eight lanes.
     Ifma,
+    /// AVX2 and FMA: the eight 52-bit lanes on two 256-bit vectors, products on
+    /// double-precision FMA.
+    Fma,
 }
 
 impl Capability {
-    pub const ALL: [Capability; 4] = [
+    pub const ALL: [Capability; 5] = [
         Capability::Adx,
         Capability::Avx2,
         Capability::Avx512,
         Capability::Ifma,
+        Capability::Fma,
     ];
 
     /// Short name, as `fastzk info` prints it.
@@ -41,6 +46,7 @@ impl Capability {
             Capability::Avx2 => "avx2",
             Capability::Avx512 => "avx512f",
             Capability::Ifma => "avx512ifma",
+            Capability::Fma => "avx2+fma",
         }
     }
 
@@ -51,6 +57,7 @@ impl Capability {
             Capability::Avx2 => "packed Goldilocks, 4 lanes",
             Capability::Avx512 => "packed Goldilocks, 8 lanes; kernel lanes",
             Capability::Ifma => "MSM bucket flush, 8 lanes of 52 bits",
+            Capability::Fma => "MSM flush on FMA lanes (BN254 G1, no IFMA)",
         }
     }
 
@@ -61,12 +68,13 @@ impl Capability {
             Capability::Avx2 => "FASTZK_GOLDILOCKS_BACKEND=scalar",
             Capability::Avx512 => "FASTZK_GOLDILOCKS_BACKEND=avx2",
             Capability::Ifma => "FASTZK_NO_IFMA=1",
+            Capability::Fma => "FASTZK_NO_FMA_LANES=1",
         }
     }
 
     /// Whether the CPU has it (regardless of the switches).
     pub fn in_hardware(self) -> bool {
-        static HW: OnceLock<[bool; 4]> = OnceLock::new();
+        static HW: OnceLock<[bool; 5]> = OnceLock::new();
         HW.get_or_init(|| Capability::ALL.map(detect))[self as usize]
     }
 
@@ -79,6 +87,10 @@ impl Capability {
             Capability::Ifma => {
                 static IFMA: OnceLock<bool> = OnceLock::new();
                 *IFMA.get_or_init(|| self.in_hardware() && !switched_off("FASTZK_NO_IFMA"))
+            }
+            Capability::Fma => {
+                static FMA: OnceLock<bool> = OnceLock::new();
+                *FMA.get_or_init(|| self.in_hardware() && !switched_off("FASTZK_NO_FMA_LANES"))
             }
         }
     }
@@ -94,6 +106,7 @@ fn detect(c: Capability) -> bool {
         // Only 512-bit forms are used, but every CPU with IFMA so far has VL too, and
         // SimdMSM's engines assume it; requiring it keeps the rule simple.
         Capability::Ifma => has!("avx512f") && has!("avx512ifma") && has!("avx512vl"),
+        Capability::Fma => has!("avx2") && has!("fma"),
     }
 }
 

@@ -25,6 +25,16 @@ pub trait MsmCurve: CurveConfig {
     fn ifma_flush() -> Option<&'static IfmaFlush<Self>> {
         None
     }
+    /// The same flush on AVX2 with products on FMA ([`fastzk_field::ifma::avx2`]), for
+    /// the groups where it beats the scalar flush, where the CPU has AVX2 and FMA.
+    fn fma_flush() -> Option<&'static IfmaFlush<Self>> {
+        None
+    }
+    /// The eight-lane flush the fast engine uses: IFMA's, else FMA's, else none (the
+    /// scalar flush).
+    fn lane_flush() -> Option<&'static IfmaFlush<Self>> {
+        Self::ifma_flush().or_else(Self::fma_flush)
+    }
     /// The same flush on the software model of the IFMA lanes (any host; tests).
     #[cfg(feature = "ifma-model")]
     fn ifma_flush_model() -> Option<&'static IfmaFlush<Self>> {
@@ -32,12 +42,13 @@ pub trait MsmCurve: CurveConfig {
     }
 }
 
-/// `msm_curve!(group, Lanes<field, W, L>)`: `Lanes` is the IFMA lane type of the group's
-/// coordinate field (`Fq8` or `Fq2x8`, without its vector type), `W` and `L` its memory
-/// and lane limbs. The CPU's flush is x86-64 only and detected at run time; the model's
-/// runs anywhere.
+/// `msm_curve!(group, Lanes<field, W, L>, fma: bool)`: `Lanes` is the IFMA lane type of
+/// the group's coordinate field (`Fq8` or `Fq2x8`, without its vector type), `W` and `L`
+/// its memory and lane limbs, `fma` whether the group takes the FMA lanes' flush where
+/// IFMA is absent. The CPU's flushes are x86-64 only and detected at run time; the
+/// model's runs anywhere.
 macro_rules! msm_curve {
-    ($cfg:ty, $lanes:ident<$field:ty, $w:literal, $l:literal>) => {
+    ($cfg:ty, $lanes:ident<$field:ty, $w:literal, $l:literal>, fma: $fma:tt) => {
         impl MsmCurve for $cfg {
             #[inline]
             fn scalar_limbs(s: &Self::Scalar) -> [u64; 4] {
@@ -53,6 +64,7 @@ macro_rules! msm_curve {
                 static K: OnceLock<Option<IfmaFlush<$cfg>>> = OnceLock::new();
                 K.get_or_init(IfmaFlush::new::<V>).as_ref()
             }
+            msm_curve!(@fma $fma, $cfg, $lanes<$field, $w, $l>);
             #[cfg(feature = "ifma-model")]
             fn ifma_flush_model() -> Option<&'static IfmaFlush<Self>> {
                 type V = $lanes<$field, $w, $l, fastzk_field::ifma::Model>;
@@ -61,9 +73,22 @@ macro_rules! msm_curve {
             }
         }
     };
+    (@fma true, $cfg:ty, $lanes:ident<$field:ty, $w:literal, $l:literal>) => {
+        #[cfg(target_arch = "x86_64")]
+        fn fma_flush() -> Option<&'static IfmaFlush<Self>> {
+            type V = $lanes<$field, $w, $l, fastzk_field::ifma::avx2::Avx2>;
+            static K: OnceLock<Option<IfmaFlush<$cfg>>> = OnceLock::new();
+            K.get_or_init(IfmaFlush::new_avx2::<V>).as_ref()
+        }
+    };
+    (@fma false, $($rest:tt)*) => {};
 }
 
-msm_curve!(bn254::G1Config, Fq8<fastzk_field::bn254::Fq, 4, 5>);
-msm_curve!(bn254::G2Config, Fq2x8<fastzk_field::bn254::Fq2Config, 4, 5>);
-msm_curve!(bls12_381::G1Config, Fq8<fastzk_field::bls12_381::Fq, 6, 8>);
-msm_curve!(bls12_381::G2Config, Fq2x8<fastzk_field::bls12_381::Fq2Config, 6, 8>);
+// The FMA lanes only where they beat the scalar flush (Zen 4, `FASTZK_NO_IFMA=1`, 2^20
+// for G1 and 2^18 for G2, alternated runs, BENCHMARKS.md): BN254 G1 about 10 % faster;
+// BLS12-381 G1 and BN254 G2 about 10 % slower (eight 52-bit limbs; three products per
+// `Fq2` product, each paying the lanes' carry passes).
+msm_curve!(bn254::G1Config, Fq8<fastzk_field::bn254::Fq, 4, 5>, fma: true);
+msm_curve!(bn254::G2Config, Fq2x8<fastzk_field::bn254::Fq2Config, 4, 5>, fma: false);
+msm_curve!(bls12_381::G1Config, Fq8<fastzk_field::bls12_381::Fq, 6, 8>, fma: false);
+msm_curve!(bls12_381::G2Config, Fq2x8<fastzk_field::bls12_381::Fq2Config, 6, 8>, fma: false);

@@ -29,6 +29,9 @@ pub struct FastOptions {
     /// With `simd`, flush on the software model of the lanes (tests, any host).
     #[cfg(feature = "ifma-model")]
     pub ifma_model: bool,
+    /// With `simd`, flush on the FMA lanes even where IFMA is present (tests).
+    #[cfg(feature = "ifma-model")]
+    pub fma_lanes: bool,
 }
 
 impl Default for FastOptions {
@@ -41,6 +44,8 @@ impl Default for FastOptions {
             simd: true,
             #[cfg(feature = "ifma-model")]
             ifma_model: false,
+            #[cfg(feature = "ifma-model")]
+            fma_lanes: false,
         }
     }
 }
@@ -281,7 +286,11 @@ fn flush_kernel<C: MsmCurve>(opts: &FastOptions) -> Option<&'static IfmaFlush<C>
     if opts.ifma_model {
         return C::ifma_flush_model();
     }
-    C::ifma_flush()
+    #[cfg(feature = "ifma-model")]
+    if opts.fma_lanes {
+        return C::fma_flush();
+    }
+    C::lane_flush()
 }
 
 /// The large-scalar part: optional GLV, then the batch-affine core.

@@ -60,6 +60,21 @@ impl<C: CurveConfig> IfmaFlush<C> {
         })
     }
 
+    /// The flush on AVX2 lanes ([`Avx2`](fastzk_field::ifma::avx2::Avx2): products on
+    /// FMA), if this CPU has AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    pub fn new_avx2<V>() -> Option<Self>
+    where
+        V: LaneField<Elem = C::Base, Vec = fastzk_field::ifma::avx2::Avx2>,
+    {
+        fastzk_field::ifma::avx2::is_supported().then_some(Self {
+            flush: flush_avx2::<C, V>,
+            convert: convert_avx2::<V>,
+            to_ifma: V::elem_to_ifma,
+            from_ifma: V::elem_from_ifma,
+        })
+    }
+
     /// The same flush on the software model of the lanes
     /// ([`Model`](fastzk_field::ifma::Model)): any host, slow, for tests and debugging.
     #[cfg(feature = "ifma-model")]
@@ -167,6 +182,27 @@ unsafe fn convert_avx512<V: LaneField>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn flush_avx512<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
+    flush::<C, V>(job)
+}
+
+/// [`convert`] on AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn convert_avx2<V: LaneField>(
+    base: *mut u8,
+    stride: usize,
+    count: usize,
+    x_offset: usize,
+    y_offset: usize,
+    to_ifma: bool,
+) {
+    convert::<V>(base, stride, count, x_offset, y_offset, to_ifma)
+}
+
+/// [`flush`] on AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn flush_avx2<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob<'_, C>) {
     flush::<C, V>(job)
 }
 

@@ -163,6 +163,9 @@ pub struct MsmConfig {
     /// instead of the CPU's instructions: any host, slow; for tests and debugging.
     #[cfg(feature = "ifma-model")]
     pub ifma_model: bool,
+    /// With `simd`, run the flush on the FMA lanes even where IFMA is present (tests).
+    #[cfg(feature = "ifma-model")]
+    pub fma_lanes: bool,
     /// Run on a pool of this many threads; `None` = the global rayon pool.
     pub threads: Option<usize>,
 }
@@ -179,6 +182,8 @@ impl Default for MsmConfig {
             simd: true,
             #[cfg(feature = "ifma-model")]
             ifma_model: false,
+            #[cfg(feature = "ifma-model")]
+            fma_lanes: false,
             threads: None,
         }
     }
@@ -318,6 +323,8 @@ fn run<C: MsmCurve>(
                 simd: cfg.simd,
                 #[cfg(feature = "ifma-model")]
                 ifma_model: cfg.ifma_model,
+                #[cfg(feature = "ifma-model")]
+                fma_lanes: cfg.fma_lanes,
             };
             let mut rep = fast::FastReport::default();
             let r = fast::msm_fast_limbs(points, &limbs, &opts, &mut rep);

@@ -150,7 +150,7 @@ pub fn check_points_seeded<C: MsmCurve>(
 /// Runs `trials` combinations of `bits`-bit digits over `points` (all on the curve) and
 /// tests each sum.
 fn trials_pass<C: MsmCurve>(points: &[Affine<C>], bits: u32, trials: u32, seed: [u8; 32]) -> bool {
-    let kernel = C::ifma_flush();
+    let kernel = C::lane_flush();
     let converted = kernel.map(|k| to_flush_form(points, k));
     let pts = converted.as_deref().unwrap_or(points);
     let n = pts.len();

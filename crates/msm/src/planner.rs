@@ -176,7 +176,7 @@ fn measure<C: MsmCurve>() -> Calibration {
         best
     };
     let segmented_red = segmented(&pts, None);
-    let simd = C::ifma_flush().map(|k| {
+    let simd = C::lane_flush().map(|k| {
         let converted: Vec<Affine<C>> = pts.iter().map(|p| k.point_to_ifma(p)).collect();
         let (add, flush) = batch_add(&converted, Some(k));
         (add, flush, segmented(&converted, Some(k)))
@@ -347,7 +347,7 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
 /// the IFMA flush where the group and CPU have it).
 pub fn plan<C: MsmCurve>(n: usize) -> Plan {
     let bits = <C::Scalar as PrimeField>::MODULUS_BITS;
-    let simd = C::ifma_flush().is_some();
+    let simd = C::lane_flush().is_some();
     if glv_pays_with::<C>(n, bits, simd) {
         let half = bits.div_ceil(2) + 2;
         let mut p = plan_window_with::<C>(2 * n, half, simd);

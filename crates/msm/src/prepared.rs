@@ -21,7 +21,7 @@ pub struct PreparedBases<'a, C: MsmCurve> {
 
 impl<'a, C: MsmCurve> PreparedBases<'a, C> {
     pub fn new(bases: &'a [Affine<C>]) -> Self {
-        let flush = C::ifma_flush().map(|k| (to_flush_form(bases, k), k));
+        let flush = C::lane_flush().map(|k| (to_flush_form(bases, k), k));
         Self { bases, flush }
     }
 

@@ -1,6 +1,6 @@
 //! The eight-lane IFMA bucket flush against the serial Pippenger, on the software model of
-//! the lanes (every host) and on the CPU's AVX-512 IFMA instructions (ignored, with the
-//! reason, where they cannot run): inputs big enough for many full batches, and the
+//! the lanes (every host), on the CPU's AVX-512 IFMA instructions and on the FMA lanes
+//! (BN254 G1; each ignored, with the reason, where it cannot run): inputs big enough for many full batches, and the
 //! inputs that send lanes down the exceptional path (a bucket and a point with the same
 //! `x`: doublings and cancellations). A `libtest-mimic` harness, so that a check that
 //! cannot run here says so instead of passing.
@@ -19,6 +19,8 @@ enum Flush {
     Model,
     /// The eight-lane flush on the CPU's instructions.
     Avx512,
+    /// The eight-lane flush on the FMA lanes (AVX2).
+    Fma,
     /// The scalar batch-affine flush (the lanes' reference path).
     Scalar,
 }
@@ -38,6 +40,7 @@ fn run<C: MsmCurve>(flush: Flush, pts: &[Affine<C>], ks: &[C::Scalar], what: &st
                 glv,
                 simd: flush != Flush::Scalar,
                 ifma_model: flush == Flush::Model,
+                fma_lanes: flush == Flush::Fma,
                 partition: false,
                 group_equal: false,
                 ..MsmConfig::engine(CpuEngine::Fast)
@@ -112,14 +115,20 @@ fn check<C: MsmCurve>(flush: Flush, seed: u64) {
     }
 }
 
-/// The flush on the model, on the instructions, and the scalar reference, for group `C`.
-fn trials<C: MsmCurve>(t: &mut Trials, name: &str, seed: u64) {
+/// The flush on the model, on the instructions, on the FMA lanes (for the groups that take
+/// them), and the scalar reference, for group `C`.
+fn trials<C: MsmCurve>(t: &mut Trials, name: &str, seed: u64, fma: bool) {
     t.on_model(&format!("{name}::flush_matches_pippenger"), move || {
         check::<C>(Flush::Model, seed)
     });
     t.on_avx512(&format!("{name}::flush_matches_pippenger"), move || {
         check::<C>(Flush::Avx512, seed)
     });
+    if fma {
+        t.on_fma(&format!("{name}::flush_matches_pippenger"), move || {
+            check::<C>(Flush::Fma, seed)
+        });
+    }
     t.plain(
         &format!("{name}::scalar_flush_matches_pippenger"),
         move || check::<C>(Flush::Scalar, seed),
@@ -128,9 +137,10 @@ fn trials<C: MsmCurve>(t: &mut Trials, name: &str, seed: u64) {
 
 fn main() {
     let mut t = Trials::default();
-    trials::<bn254::G1Config>(&mut t, "bn254_g1", 11);
-    trials::<bls12_381::G1Config>(&mut t, "bls12_381_g1", 12);
-    trials::<bn254::G2Config>(&mut t, "bn254_g2", 13);
-    trials::<bls12_381::G2Config>(&mut t, "bls12_381_g2", 14);
+    // The FMA lanes run BN254 G1 only (`fastzk_msm::curves`).
+    trials::<bn254::G1Config>(&mut t, "bn254_g1", 11, true);
+    trials::<bls12_381::G1Config>(&mut t, "bls12_381_g1", 12, false);
+    trials::<bn254::G2Config>(&mut t, "bn254_g2", 13, false);
+    trials::<bls12_381::G2Config>(&mut t, "bls12_381_g2", 14, false);
     t.run()
 }

@@ -13,7 +13,9 @@
 //! `__m512i` and on [`Model`]. They run in test binaries built on [`Trials`] (a
 //! `libtest-mimic` harness), because a check that needs the instructions must be reported
 //! *ignored, with its reason* on a host that lacks them, not passed: every trial is named
-//! `…::on_model::…` or `…::on_avx512::…`, and CI counts them (`scripts/ifma-test-summary`).
+//! `…::on_model::…`, `…::on_avx512::…` or `…::on_fma::…` (the same engine on AVX2 with
+//! products on FMA, [`fastzk_field::ifma::avx2`]), and CI counts them
+//! (`scripts/ifma-test-summary`).
 
 use core::mem::size_of;
 
@@ -39,6 +41,21 @@ pub fn hardware() -> Result<(), &'static str> {
         Err("this CPU has no AVX-512 IFMA")
     } else if !Capability::Ifma.enabled() {
         Err("FASTZK_NO_IFMA is set")
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether the FMA lanes ([`fastzk_field::ifma::avx2`]) may run in this process, or why
+/// not.
+pub fn fma_lanes() -> Result<(), &'static str> {
+    use fastzk_field::cpu::Capability;
+    if !cfg!(target_arch = "x86_64") {
+        Err("not an x86-64 CPU")
+    } else if !Capability::Fma.in_hardware() {
+        Err("this CPU has no AVX2 and FMA")
+    } else if !Capability::Fma.enabled() {
+        Err("FASTZK_NO_FMA_LANES is set")
     } else {
         Ok(())
     }
@@ -587,20 +604,80 @@ fn words(rng: &mut ChaCha20Rng, case: usize) -> [u64; 8] {
 /// [`hardware`].
 #[cfg(target_arch = "x86_64")]
 pub fn model_matches_avx512() {
-    use core::arch::x86_64::__m512i as Hw;
+    model_matches::<core::arch::x86_64::__m512i>("avx512");
+}
+
+/// The same for the FMA lanes' emulation of every operation, and their product and
+/// square against the model's limb for limb (so with the same bounds).
+///
+/// # Panics
+/// On the first operation and lane that differ. The caller must have checked
+/// [`fma_lanes`].
+#[cfg(target_arch = "x86_64")]
+pub fn model_matches_fma() {
+    use fastzk_field::ifma::avx2::Avx2;
+    use rand::Rng;
+    model_matches::<Avx2>("fma");
+    fn products<F: IfmaField<W, L>, const W: usize, const L: usize>() {
+        let mut rng = rng(L as u64);
+        let p = F::IFMA.p;
+        // Normalised limbs below 8p, edge limbs (0, 2^52 − 1, the modulus' own) mixed in.
+        let lanes = |rng: &mut ChaCha20Rng| -> [[u64; 8]; L] {
+            core::array::from_fn(|k| {
+                core::array::from_fn(|_| {
+                    let limb = match rng.gen_range(0..8) {
+                        0 => 0,
+                        1 => (1 << 52) - 1,
+                        2 => p[k],
+                        _ => rng.gen::<u64>() & ((1 << 52) - 1),
+                    };
+                    if k == L - 1 {
+                        limb % (8 * p[L - 1])
+                    } else {
+                        limb
+                    }
+                })
+            })
+        };
+        for case in 0..5000 {
+            let (a, b) = (lanes(&mut rng), lanes(&mut rng));
+            // SAFETY: the caller checked AVX2 and FMA; the model runs anywhere.
+            unsafe {
+                let (km, kh) = (
+                    VecModulus::<Model, L>::new(&F::IFMA),
+                    VecModulus::<Avx2, L>::new(&F::IFMA),
+                );
+                let (ma, mb) = (a.map(Model), b.map(Model));
+                let (ha, hb) = (
+                    a.map(|v| Avx2::from_array(v)),
+                    b.map(|v| Avx2::from_array(v)),
+                );
+                let want = ifma::mul(&ma, &mb, &km).map(|v| v.0);
+                let got = ifma::mul(&ha, &hb, &kh).map(|v| v.to_array());
+                assert_eq!(got, want, "product, {L} limbs, case {case}");
+                let want = ifma::square(&ma, &km).map(|v| v.0);
+                let got = ifma::square(&ha, &kh).map(|v| v.to_array());
+                assert_eq!(got, want, "square, {L} limbs, case {case}");
+            }
+        }
+    }
+    products::<fastzk_field::bn254::Fq, 4, 5>();
+    products::<fastzk_field::bls12_381::Fq, 6, 8>();
+}
+
+/// Every operation of `Hw` against the model's, on random and edge inputs.
+#[cfg(target_arch = "x86_64")]
+fn model_matches<Hw: Avx512>(what: &'static str) {
     use rand::Rng;
 
-    fn same(what: &str, a: [u64; 8], b: [u64; 8], hw: Hw, model: Model) {
+    let same = |op: &str, a: [u64; 8], b: [u64; 8], hw: Hw, model: Model| {
         // SAFETY: the caller checked the CPU.
         let got = unsafe { hw.to_array() };
-        assert_eq!(
-            got, model.0,
-            "{what}: avx512 vs model, inputs {a:x?} {b:x?}"
-        );
-    }
-    fn same_mask(what: &str, a: [u64; 8], b: [u64; 8], hw: u8, model: u8) {
-        assert_eq!(hw, model, "{what}: avx512 vs model, inputs {a:x?} {b:x?}");
-    }
+        assert_eq!(got, model.0, "{op}: {what} vs model, inputs {a:x?} {b:x?}");
+    };
+    let same_mask = |op: &str, a: [u64; 8], b: [u64; 8], hw: u8, model: u8| {
+        assert_eq!(hw, model, "{op}: {what} vs model, inputs {a:x?} {b:x?}");
+    };
 
     let mut rng = rng(52);
     for case in 0..20_000 {

@@ -28,6 +28,12 @@ impl Trials {
         );
     }
 
+    /// `check` on the FMA lanes ([`fastzk_field::ifma::avx2`]), as `{name}::on_fma`;
+    /// ignored with the reason where they cannot run.
+    pub fn on_fma(&mut self, name: &str, check: impl FnOnce() + Send + 'static) {
+        self.when(&format!("{name}::on_fma"), crate::ifma::fma_lanes(), check);
+    }
+
     /// `check` as `name` where `available` is `Ok`; otherwise reported ignored with its
     /// reason (any check that needs something this host may lack).
     pub fn when(

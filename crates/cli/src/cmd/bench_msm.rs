@@ -106,7 +106,7 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     let (curve, group, dist) = names(args);
     // `simd` and `scalar` are the fast engine with the IFMA bucket flush forced on/off.
     ensure!(
-        args.engine.simd != Some(true) || C::ifma_flush().is_some(),
+        args.engine.simd != Some(true) || C::lane_flush().is_some(),
         "--engine simd: no AVX-512 IFMA kernel for {curve} {group} on this CPU"
     );
     let (engine, simd) = (args.engine.engine, args.engine.simd.unwrap_or(true));
@@ -307,7 +307,7 @@ fn bench_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(args: &MsmBenchAr
     if args.json {
         println!(
             "{{\"curve\":\"{}\",\"group\":\"pair\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"pair\",\"window\":0,\"glv\":false,\"grouped\":false,\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
-            curve, args.log_size, dist, G1::ifma_flush().is_some(), threads, median, times[0], times.len(), checked
+            curve, args.log_size, dist, G1::lane_flush().is_some(), threads, median, times[0], times.len(), checked
         );
     } else {
         println!(

@@ -65,9 +65,9 @@ fn level() -> &'static str {
     if Capability::Ifma.enabled() {
         "ifma (the MSM flush, BN254 NTT rows and Plonk's round 3 on IFMA lanes)"
     } else if Capability::Adx.enabled() {
-        "adx (MULX/ADX products, the scalar MSM flush; FASTZK_NO_IFMA=1 on an IFMA CPU)"
+        "adx (MULX/ADX products; the MSM flush on FMA lanes for BN254 G1 where AVX2 and FMA are in use, else scalar; FASTZK_NO_IFMA=1 on an IFMA CPU)"
     } else {
-        "portable (u128 products: MUL/UMULH on ARM64; FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1 on x86-64)"
+        "portable (u128 products: MUL/UMULH on ARM64; FASTZK_NO_ADX=1 FASTZK_NO_IFMA=1 FASTZK_NO_FMA_LANES=1 on x86-64)"
     }
 }
 

@@ -80,6 +80,26 @@ pub trait Avx512: Copy {
     /// `_mm512_permutex2var_epi64(a, idx, b)`: lane `l` is lane `idx[l] mod 8` of `a`
     /// when bit 3 of `idx[l]` is clear, of `b` when set.
     unsafe fn permutex2var(a: Self, idx: Self, b: Self) -> Self;
+
+    /// The Montgomery product [`super::mul`]: by default the IFMA algorithm on the
+    /// operations above ([`super::mul_madd52`]); a vector type whose multiply-adds are
+    /// emulated computes it its own way, with the same limbs.
+    #[inline(always)]
+    unsafe fn mont_mul<const L: usize>(
+        a: &super::Lanes<Self, L>,
+        b: &super::Lanes<Self, L>,
+        m: &super::VecModulus<Self, L>,
+    ) -> super::Lanes<Self, L> {
+        super::mul_madd52(a, b, m)
+    }
+    /// The square [`super::square`], likewise.
+    #[inline(always)]
+    unsafe fn mont_square<const L: usize>(
+        a: &super::Lanes<Self, L>,
+        m: &super::VecModulus<Self, L>,
+    ) -> super::Lanes<Self, L> {
+        super::square_madd52(a, m)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

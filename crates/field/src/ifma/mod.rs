@@ -26,6 +26,8 @@
 use crate::mont::{Fp, MontConfig};
 use crate::Field;
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 pub mod isa;
 pub mod lanes;
 pub mod ntt;
@@ -489,13 +491,38 @@ pub unsafe fn canonicalize<V: Avx512, const L: usize>(
 }
 
 /// Montgomery product `a·b/2^(52L) mod p`: inputs `< 8p` with normalised limbs,
-/// result `< 2p` with normalised limbs.
+/// result `< 2p` with normalised limbs ([`Avx512::mont_mul`]).
+///
+/// # Safety
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn mul<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    b: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
+) -> Lanes<V, L> {
+    V::mont_mul(a, b, m)
+}
+
+/// `a²`, same bounds as [`mul`] ([`Avx512::mont_square`]).
+///
+/// # Safety
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn square<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
+) -> Lanes<V, L> {
+    V::mont_square(a, m)
+}
+
+/// [`mul`] on `madd52lo/hi`: operand scanning, one reduction step per limb of `b`.
 ///
 /// # Safety
 /// As for [`Avx512`].
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // limb indices shared by t, a and p read best as j
-pub unsafe fn mul<V: Avx512, const L: usize>(
+pub unsafe fn mul_madd52<V: Avx512, const L: usize>(
     a: &Lanes<V, L>,
     b: &Lanes<V, L>,
     m: &VecModulus<V, L>,
@@ -531,13 +558,13 @@ pub unsafe fn mul<V: Avx512, const L: usize>(
     t
 }
 
-/// `a²`, same bounds as [`mul`].
+/// [`square`] on `madd52lo/hi`.
 ///
 /// # Safety
 /// As for [`Avx512`].
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // limb indices read best as i, j
-pub unsafe fn square<V: Avx512, const L: usize>(
+pub unsafe fn square_madd52<V: Avx512, const L: usize>(
     a: &Lanes<V, L>,
     m: &VecModulus<V, L>,
 ) -> Lanes<V, L> {

@@ -34,7 +34,7 @@ fn stream_precomputed_batch<C: MsmCurve>(n: usize) {
             C::NAME
         );
         let prepared = PreparedBases::new(&pts);
-        assert_eq!(prepared.is_prepared(), C::ifma_flush().is_some());
+        assert_eq!(prepared.is_prepared(), C::lane_flush().is_some());
         for glv in [None, Some(false)] {
             let got = prepared.msm_glv(&ks, glv).expect("len");
             assert_eq!(got, want, "{} {kind:?} prepared, glv {glv:?}", C::NAME);
