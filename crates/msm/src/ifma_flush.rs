@@ -248,6 +248,16 @@ unsafe fn bucket_offsets<X: Avx512>(idx: &[u32], stride: usize) -> (X, u8) {
     (X::mul_epu32(b, X::splat(stride as u64)), neg)
 }
 
+/// The lanes of group `g` that hold one of the `n` entries.
+#[inline(always)]
+fn valid_lanes(n: usize, g: usize) -> u8 {
+    if 8 * g + 8 <= n {
+        0xff
+    } else {
+        (1u8 << (n - 8 * g)) - 1
+    }
+}
+
 /// The flush. Safety: `V` can run on this CPU; `slots` holds every bucket named in
 /// `idx` (stride and offsets as described), `idx.len() ≥ 8·⌈n/8⌉`.
 #[inline(always)]
@@ -271,31 +281,48 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
     let sp = job.scratch.as_mut_ptr() as *mut V::Vec;
     let at = |g: usize, part: usize| sp.add(g * per_group + part * V::VECS);
 
+    // One group's denominators `x(P) − x(A)` (one where the lane is exceptional or
+    // padding), with what the backward pass needs stored beside them.
+    macro_rules! denominators {
+        ($g:expr) => {{
+            let g = $g;
+            let valid = valid_lanes(n, g);
+            let (boff, _) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
+            let ax = V::gather(job.slots, boff, 0, valid);
+            let px = V::from_words(point_x(g));
+            let same = ax.eq(&px) & valid;
+            job.group_masks.push(same);
+            let mut bits = same;
+            while bits != 0 {
+                job.exceptional
+                    .push((8 * g + bits.trailing_zeros() as usize) as u32);
+                bits &= bits - 1;
+            }
+            let d = V::blend(same | !valid, &V::sub(&px, &ax, &k.p), &k.one);
+            d.store(at(g, 0));
+            ax.store(at(g, 2));
+            px.store(at(g, 3));
+            d
+        }};
+    }
+
+    // Two groups a step, on neighbouring chains (g even: chains 0 and 1, or 2 and 3), so
+    // their products can run in lockstep (`mul2`).
     let mut acc = [k.one; CHAINS];
-    for g in 0..groups {
-        let valid: u8 = if 8 * g + 8 <= n {
-            0xff
-        } else {
-            (1u8 << (n - 8 * g)) - 1
-        };
-        let (boff, _) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
-        let ax = V::gather(job.slots, boff, 0, valid);
-        let px = V::from_words(point_x(g));
-        let same = ax.eq(&px) & valid;
-        job.group_masks.push(same);
-        let mut bits = same;
-        while bits != 0 {
-            job.exceptional
-                .push((8 * g + bits.trailing_zeros() as usize) as u32);
-            bits &= bits - 1;
-        }
-        let d = V::blend(same | !valid, &V::sub(&px, &ax, &k.p), &k.one);
+    let mut g = 0;
+    while g < groups {
         let c = g % CHAINS;
-        d.store(at(g, 0));
+        let d = denominators!(g);
         acc[c].store(at(g, 1));
-        ax.store(at(g, 2));
-        px.store(at(g, 3));
-        acc[c] = V::mul(&acc[c], &d, &k);
+        if g + 1 < groups {
+            let d1 = denominators!(g + 1);
+            acc[c + 1].store(at(g + 1, 1));
+            [acc[c], acc[c + 1]] = V::mul2([&acc[c], &d], [&acc[c + 1], &d1], &k);
+            g += 2;
+        } else {
+            acc[c] = V::mul(&acc[c], &d, &k);
+            g += 1;
+        }
     }
 
     // Invert the four chain products: combine them, invert the eight lanes with one
@@ -312,31 +339,79 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
         V::mul(&inv23, &acc[2], &k),
     ];
 
-    for g in (0..groups).rev() {
-        let valid: u8 = if 8 * g + 8 <= n {
-            0xff
-        } else {
-            (1u8 << (n - 8 * g)) - 1
-        };
-        let write = valid & !job.group_masks[g];
-        let c = g % CHAINS;
-        let dinv = V::mul(&inv[c], &V::load(at(g, 1)), &k);
-        inv[c] = V::mul(&inv[c], &V::load(at(g, 0)), &k);
-        if write == 0 {
+    // The chain step of group `g`: its lanes' inverses, and the chain moved past it
+    // (two independent products).
+    macro_rules! inverses {
+        ($g:expr) => {{
+            let g = $g;
+            let c = g % CHAINS;
+            let [dinv, next] = V::mul2(
+                [&inv[c], &V::load(at(g, 1))],
+                [&inv[c], &V::load(at(g, 0))],
+                &k,
+            );
+            inv[c] = next;
+            dinv
+        }};
+    }
+    // Group `g`'s chord inputs: `(x(A), x(P), y(A), y(P) − y(A), offsets, lanes to write)`.
+    macro_rules! chord_inputs {
+        ($g:expr) => {{
+            let g = $g;
+            let write = valid_lanes(n, g) & !job.group_masks[g];
+            let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
+            let (boff, negate) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
+            let ay = V::gather(job.slots, boff, job.y_offset, write);
+            let py = V::from_words(point_y(g));
+            // Subtracted points: −y = p − y (below 2p, as the arithmetic allows).
+            let py = V::blend(negate, &py, &V::sub(&k.p, &py, &k.zero));
+            (ax, px, ay, V::sub(&py, &ay, &k.p), boff, write)
+        }};
+    }
+    // x3 = λ² − x(A) − x(P) in (0, 4p); y3 = λ·(x(A) − x3) − y(A) in (0, 3p).
+    macro_rules! store_sums {
+        ($x3:expr, $y3:expr, $ay:expr, $boff:expr, $write:expr) => {{
+            let y3 = V::sub(&$y3, &$ay, &k.p);
+            $x3.scatter(&k, job.slots, $boff, 0, $write);
+            y3.scatter(&k, job.slots, $boff, job.y_offset, $write);
+        }};
+    }
+
+    // Two groups a step (g and g − 1, on different chains), their chords in lockstep.
+    let mut g = groups;
+    while g > 0 {
+        let hi = g - 1;
+        let dinv_hi = inverses!(hi);
+        if hi == 0
+            || valid_lanes(n, hi - 1) & !job.group_masks[hi - 1] == 0
+            || valid_lanes(n, hi) & !job.group_masks[hi] == 0
+        {
+            // One group (the last, or a pair with nothing to write on one side).
+            if valid_lanes(n, hi) & !job.group_masks[hi] != 0 {
+                let (ax, px, ay, dy, boff, write) = chord_inputs!(hi);
+                let lambda = V::mul(&dy, &dinv_hi, &k);
+                let x3 = V::sub2(&V::square(&lambda, &k), &ax, &px, &k.two_p);
+                let y3 = V::mul(&lambda, &V::sub(&ax, &x3, &k.four_p), &k);
+                store_sums!(x3, y3, ay, boff, write);
+            }
+            g -= 1;
             continue;
         }
-        let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
-        let (boff, negate) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
-        let ay = V::gather(job.slots, boff, job.y_offset, write);
-        let py = V::from_words(point_y(g));
-        // Subtracted points: −y = p − y (below 2p, as the arithmetic allows).
-        let py = V::blend(negate, &py, &V::sub(&k.p, &py, &k.zero));
-        let lambda = V::mul(&V::sub(&py, &ay, &k.p), &dinv, &k);
-        // x3 = λ² − x(A) − x(P) in (0, 4p); y3 = λ·(x(A) − x3) − y(A) in (0, 3p).
-        let x3 = V::sub2(&V::square(&lambda, &k), &ax, &px, &k.two_p);
-        let y3 = V::mul(&lambda, &V::sub(&ax, &x3, &k.four_p), &k);
-        let y3 = V::sub(&y3, &ay, &k.p);
-        x3.scatter(&k, job.slots, boff, 0, write);
-        y3.scatter(&k, job.slots, boff, job.y_offset, write);
+        let lo = hi - 1;
+        let dinv_lo = inverses!(lo);
+        let (ax, px, ay, dy, boff, write) = chord_inputs!(hi);
+        let (ax1, px1, ay1, dy1, boff1, write1) = chord_inputs!(lo);
+        let [lambda, lambda1] = V::mul2([&dy, &dinv_hi], [&dy1, &dinv_lo], &k);
+        let [sq, sq1] = V::square2(&lambda, &lambda1, &k);
+        let x3 = V::sub2(&sq, &ax, &px, &k.two_p);
+        let x31 = V::sub2(&sq1, &ax1, &px1, &k.two_p);
+        let [y3, y31] = V::mul2(
+            [&lambda, &V::sub(&ax, &x3, &k.four_p)],
+            [&lambda1, &V::sub(&ax1, &x31, &k.four_p)],
+            &k,
+        );
+        store_sums!(x3, y3, ay, boff, write);
+        store_sums!(x31, y31, ay1, boff1, write1);
+        g -= 2;
     }
 }

@@ -608,7 +608,8 @@ pub fn model_matches_avx512() {
 }
 
 /// The same for the FMA lanes' emulation of every operation, and their product and
-/// square against the model's limb for limb (so with the same bounds).
+/// square, single and paired, against the model's limb for limb (so with the same
+/// bounds).
 ///
 /// # Panics
 /// On the first operation and lane that differ. The caller must have checked
@@ -655,9 +656,25 @@ pub fn model_matches_fma() {
                 let want = ifma::mul(&ma, &mb, &km).map(|v| v.0);
                 let got = ifma::mul(&ha, &hb, &kh).map(|v| v.to_array());
                 assert_eq!(got, want, "product, {L} limbs, case {case}");
-                let want = ifma::square(&ma, &km).map(|v| v.0);
+                let want_sq = ifma::square(&ma, &km).map(|v| v.0);
                 let got = ifma::square(&ha, &kh).map(|v| v.to_array());
-                assert_eq!(got, want, "square, {L} limbs, case {case}");
+                assert_eq!(got, want_sq, "square, {L} limbs, case {case}");
+                // The paired forms, each half against the single product or square.
+                let [ab, ba] = ifma::mul2([&ha, &hb], [&hb, &ha], &kh);
+                let [sa, sb] = ifma::square2(&ha, &hb, &kh);
+                let want_sb = ifma::square(&mb, &km).map(|v| v.0);
+                assert_eq!(ab.map(|v| v.to_array()), want, "mul2 first, case {case}");
+                assert_eq!(ba.map(|v| v.to_array()), want, "mul2 second, case {case}");
+                assert_eq!(
+                    sa.map(|v| v.to_array()),
+                    want_sq,
+                    "square2 first, case {case}"
+                );
+                assert_eq!(
+                    sb.map(|v| v.to_array()),
+                    want_sb,
+                    "square2 second, case {case}"
+                );
             }
         }
     }

@@ -265,15 +265,73 @@ impl Avx512 for Avx2 {
         b: &Lanes<Self, L>,
         m: &VecModulus<Self, L>,
     ) -> Lanes<Self, L> {
-        fma_mul(a, b, m)
+        let [r] = values(&fma_mul(&groups(a), &groups(b), m));
+        r
     }
     #[inline(always)]
     unsafe fn mont_square<const L: usize>(
         a: &Lanes<Self, L>,
         m: &VecModulus<Self, L>,
     ) -> Lanes<Self, L> {
-        fma_square(a, m)
+        let [r] = values(&fma_square(&groups(a), m));
+        r
     }
+    // Two products in lockstep: four independent chains (11.0 against 12.6 ns a product
+    // for BN254 in `mul_alternatives`).
+    #[inline(always)]
+    unsafe fn mont_mul2<const L: usize>(
+        [a, b]: [&Lanes<Self, L>; 2],
+        [c, d]: [&Lanes<Self, L>; 2],
+        m: &VecModulus<Self, L>,
+    ) -> [Lanes<Self, L>; 2] {
+        values(&fma_mul(&groups2(a, c), &groups2(b, d), m))
+    }
+    #[inline(always)]
+    unsafe fn mont_square2<const L: usize>(
+        a: &Lanes<Self, L>,
+        c: &Lanes<Self, L>,
+        m: &VecModulus<Self, L>,
+    ) -> [Lanes<Self, L>; 2] {
+        values(&fma_square(&groups2(a, c), m))
+    }
+}
+
+/// `H` groups of four lanes, limb-major: `[k][g]` is limb `k` of group `g`.
+type Groups<const L: usize, const H: usize> = [[__m256i; H]; L];
+
+/// One value's two vectors as groups.
+#[inline(always)]
+unsafe fn groups<const L: usize>(a: &Lanes<Avx2, L>) -> Groups<L, 2> {
+    let mut r = [[_mm256_setzero_si256(); 2]; L];
+    for k in 0..L {
+        r[k] = [a[k].0, a[k].1];
+    }
+    r
+}
+
+/// Two values' vectors as four groups.
+#[inline(always)]
+unsafe fn groups2<const L: usize>(a: &Lanes<Avx2, L>, b: &Lanes<Avx2, L>) -> Groups<L, 4> {
+    let mut r = [[_mm256_setzero_si256(); 4]; L];
+    for k in 0..L {
+        r[k] = [a[k].0, a[k].1, b[k].0, b[k].1];
+    }
+    r
+}
+
+/// Groups back to values (two groups each).
+#[inline(always)]
+unsafe fn values<const L: usize, const H: usize, const N: usize>(
+    t: &Groups<L, H>,
+) -> [Lanes<Avx2, L>; N] {
+    let zero = _mm256_setzero_si256();
+    let mut r = [[Avx2(zero, zero); L]; N];
+    for v in 0..N {
+        for k in 0..L {
+            r[v][k] = Avx2(t[k][2 * v], t[k][2 * v + 1]);
+        }
+    }
+    r
 }
 
 /// Pairs `i < j < l` with `i + j = k`.
@@ -296,40 +354,42 @@ const fn bias(lo: u64, hi: u64) -> u64 {
         .wrapping_add(HI_BITS.wrapping_mul(hi))
 }
 
-/// Adds the split of `a·b` to columns `k` (low half) and `k + 1` (high half) of both
-/// vectors.
+/// Adds the split of `a·b` to columns `k` (low half) and `k + 1` (high half) of each
+/// group.
 #[inline(always)]
-unsafe fn accumulate<const N: usize>(
-    t: &mut [[__m256i; 2]; N],
+unsafe fn accumulate<const N: usize, const H: usize>(
+    t: &mut [[__m256i; H]; N],
     k: usize,
-    a: &[__m256d; 2],
-    b: &[__m256d; 2],
+    a: &[__m256d; H],
+    b: &[__m256d; H],
 ) {
-    for g in 0..2 {
+    for g in 0..H {
         let (h, l) = split(a[g], b[g]);
         t[k][g] = _mm256_add_epi64(t[k][g], l);
         t[k + 1][g] = _mm256_add_epi64(t[k + 1][g], h);
     }
 }
 
-/// The Montgomery square on FMA, both vectors in lockstep: the `2L`-column square with
-/// each cross product split once and doubled (15 limb products for `L = 5` instead of
-/// 25), then `L` reduction steps, as [`super::square_madd52`]; the same limbs.
+/// The Montgomery square on FMA, `H` groups of four lanes in lockstep: the `2L`-column
+/// square with each cross product split once and doubled (15 limb products for `L = 5`
+/// instead of 25), then `L` reduction steps, as [`super::square_madd52`]; the same limbs.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // column indices i + j read best as such
-unsafe fn fma_square<const L: usize>(
-    a: &Lanes<Avx2, L>,
+unsafe fn fma_square<const L: usize, const H: usize>(
+    a: &Groups<L, H>,
     m: &VecModulus<Avx2, L>,
-) -> Lanes<Avx2, L> {
+) -> Groups<L, H> {
     const MAX: usize = 16;
     assert!(2 * L <= MAX, "at most 8 limbs");
     let zero = _mm256_setzero_si256();
     let zero_f = _mm256_setzero_pd();
-    let mut ad = [[zero_f; 2]; L];
+    let mut ad = [[zero_f; H]; L];
     for k in 0..L {
-        ad[k] = [to_f64(a[k].0), to_f64(a[k].1)];
+        for g in 0..H {
+            ad[k][g] = to_f64(a[k][g]);
+        }
     }
-    let mut t = [[zero; 2]; MAX];
+    let mut t = [[zero; H]; MAX];
     for i in 0..L {
         for j in i + 1..L {
             accumulate(&mut t, i + j, &ad[i], &ad[j]);
@@ -338,7 +398,7 @@ unsafe fn fma_square<const L: usize>(
     // Exact, then doubled; then the squares.
     for k in 0..2 * L {
         let b = splat_i(bias(pairs(k, L), if k > 0 { pairs(k - 1, L) } else { 0 }));
-        for g in 0..2 {
+        for g in 0..H {
             let v = _mm256_sub_epi64(t[k][g], b);
             t[k][g] = _mm256_add_epi64(v, v);
         }
@@ -348,7 +408,7 @@ unsafe fn fma_square<const L: usize>(
     }
     for k in 0..2 * L {
         let b = splat_i(bias((k % 2 == 0) as u64, (k % 2 == 1) as u64));
-        for g in 0..2 {
+        for g in 0..H {
             t[k][g] = _mm256_sub_epi64(t[k][g], b);
         }
     }
@@ -357,8 +417,8 @@ unsafe fn fma_square<const L: usize>(
     let n0 = to_f64(m.n0.0);
     for i in 0..L {
         let carried = bias(i as u64, i as u64);
-        let mut qd = [zero_f; 2];
-        for g in 0..2 {
+        let mut qd = [zero_f; H];
+        for g in 0..H {
             let t0 = _mm256_sub_epi64(t[i][g], splat_i(carried));
             let t0 = to_f64(_mm256_and_si256(t0, splat_i(MASK52)));
             let h = _mm256_fmadd_pd(t0, n0, splat_f(TWO104));
@@ -368,41 +428,53 @@ unsafe fn fma_square<const L: usize>(
         }
         for j in 0..L {
             let pj = to_f64(m.p[j].0);
-            accumulate(&mut t, i + j, &qd, &[pj, pj]);
+            accumulate(&mut t, i + j, &qd, &[pj; H]);
         }
         // Column i is now ≡ 0 (mod 2^52) past its biases: carry its value / 2^52.
         let cleared = carried.wrapping_add(LO_BITS).wrapping_sub(1 << 62);
-        for g in 0..2 {
+        for g in 0..H {
             let shifted = _mm256_srli_epi64::<52>(_mm256_sub_epi64(t[i][g], splat_i(cleared)));
             let carry = _mm256_sub_epi64(shifted, splat_i(1 << 10));
             t[i + 1][g] = _mm256_add_epi64(t[i + 1][g], carry);
         }
     }
-    // Columns L..2L hold the result, biased by the last steps' halves.
-    let mut r = [Avx2(zero, zero); L];
+    // Columns L..2L hold the result, biased by the last steps' halves; then the signed
+    // carry pass.
+    let mut r = [[zero; H]; L];
     for k in 0..L {
         let c = L + k;
         let b = splat_i(bias((2 * L - 1 - c) as u64, (2 * L - c) as u64));
-        r[k] = Avx2(_mm256_sub_epi64(t[c][0], b), _mm256_sub_epi64(t[c][1], b));
+        for g in 0..H {
+            r[k][g] = _mm256_sub_epi64(t[c][g], b);
+        }
     }
-    super::normalize(&mut r);
+    for k in 0..L - 1 {
+        for g in 0..H {
+            let shifted = _mm256_srli_epi64::<52>(_mm256_add_epi64(r[k][g], splat_i(1 << 62)));
+            let carry = _mm256_sub_epi64(shifted, splat_i(1 << 10));
+            r[k][g] = _mm256_and_si256(r[k][g], splat_i(MASK52));
+            r[k + 1][g] = _mm256_add_epi64(r[k + 1][g], carry);
+        }
+    }
     r
 }
 
-/// The Montgomery product on FMA, both vectors in lockstep (two independent chains).
+/// The Montgomery product on FMA, `H` groups of four lanes in lockstep (independent
+/// chains).
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // limb j and its neighbour j + 1
-unsafe fn fma_mul<const L: usize>(
-    a: &Lanes<Avx2, L>,
-    b: &Lanes<Avx2, L>,
+unsafe fn fma_mul<const L: usize, const H: usize>(
+    a: &Groups<L, H>,
+    b: &Groups<L, H>,
     m: &VecModulus<Avx2, L>,
-) -> Lanes<Avx2, L> {
-    const H: usize = 2;
+) -> Groups<L, H> {
     let zero = _mm256_setzero_si256();
     let zero_f = _mm256_setzero_pd();
     let mut ad = [[zero_f; H]; L];
     for k in 0..L {
-        ad[k] = [to_f64(a[k].0), to_f64(a[k].1)];
+        for g in 0..H {
+            ad[k][g] = to_f64(a[k][g]);
+        }
     }
     let n0 = to_f64(m.n0.0);
     // Per round, column 0 gains two low halves and the others two of each: constant
@@ -410,7 +482,10 @@ unsafe fn fma_mul<const L: usize>(
     let mid_bias = LO_BITS.wrapping_add(HI_BITS).wrapping_mul(2);
     let mut t = [[zero; H]; L];
     for bk in b.iter() {
-        let bd = [to_f64(bk.0), to_f64(bk.1)];
+        let mut bd = [zero_f; H];
+        for g in 0..H {
+            bd[g] = to_f64(bk[g]);
+        }
         let mut top = [zero; H];
         for j in 0..L {
             for g in 0..H {
@@ -466,7 +541,6 @@ unsafe fn fma_mul<const L: usize>(
         }
     }
     // Signed carry propagation (an arithmetic shift by 52, from a logical one).
-    let mut r = [Avx2(zero, zero); L];
     for k in 0..L - 1 {
         for g in 0..H {
             let shifted = _mm256_srli_epi64::<52>(_mm256_add_epi64(t[k][g], splat_i(1 << 62)));
@@ -475,8 +549,5 @@ unsafe fn fma_mul<const L: usize>(
             t[k + 1][g] = _mm256_add_epi64(t[k + 1][g], carry);
         }
     }
-    for k in 0..L {
-        r[k] = Avx2(t[k][0], t[k][1]);
-    }
-    r
+    t
 }

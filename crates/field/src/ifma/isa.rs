@@ -100,6 +100,25 @@ pub trait Avx512: Copy {
     ) -> super::Lanes<Self, L> {
         super::square_madd52(a, m)
     }
+    /// Two independent products `a·b` and `c·d` (`[a, b]`, `[c, d]`): by default one
+    /// after the other; a type whose product is latency-bound interleaves them.
+    #[inline(always)]
+    unsafe fn mont_mul2<const L: usize>(
+        [a, b]: [&super::Lanes<Self, L>; 2],
+        [c, d]: [&super::Lanes<Self, L>; 2],
+        m: &super::VecModulus<Self, L>,
+    ) -> [super::Lanes<Self, L>; 2] {
+        [Self::mont_mul(a, b, m), Self::mont_mul(c, d, m)]
+    }
+    /// Two independent squares, likewise.
+    #[inline(always)]
+    unsafe fn mont_square2<const L: usize>(
+        a: &super::Lanes<Self, L>,
+        c: &super::Lanes<Self, L>,
+        m: &super::VecModulus<Self, L>,
+    ) -> [super::Lanes<Self, L>; 2] {
+        [Self::mont_square(a, m), Self::mont_square(c, m)]
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

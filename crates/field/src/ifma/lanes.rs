@@ -74,6 +74,16 @@ pub trait LaneField: Copy {
     unsafe fn sub2(a: &Self, b: &Self, c: &Self, kp: &Self) -> Self;
     unsafe fn mul(a: &Self, b: &Self, k: &Consts<Self>) -> Self;
     unsafe fn square(a: &Self, k: &Consts<Self>) -> Self;
+    /// Two independent products `a·b` and `c·d`: by default one after the other.
+    #[inline(always)]
+    unsafe fn mul2([a, b]: [&Self; 2], [c, d]: [&Self; 2], k: &Consts<Self>) -> [Self; 2] {
+        [Self::mul(a, b, k), Self::mul(c, d, k)]
+    }
+    /// Two independent squares.
+    #[inline(always)]
+    unsafe fn square2(a: &Self, c: &Self, k: &Consts<Self>) -> [Self; 2] {
+        [Self::square(a, k), Self::square(c, k)]
+    }
     /// Lane-wise inverses (no lane may be zero), through one scalar inversion.
     unsafe fn invert(&self, k: &Consts<Self>) -> Self;
     unsafe fn store(&self, dst: *mut Self::Vec);
@@ -233,6 +243,14 @@ impl<F: IfmaField<W, L>, const W: usize, const L: usize, V: Avx512> LaneField fo
     #[inline(always)]
     unsafe fn square(a: &Self, k: &Consts<Self>) -> Self {
         Self::new(super::square(&a.v, &k.m))
+    }
+    #[inline(always)]
+    unsafe fn mul2([a, b]: [&Self; 2], [c, d]: [&Self; 2], k: &Consts<Self>) -> [Self; 2] {
+        super::mul2([&a.v, &b.v], [&c.v, &d.v], &k.m).map(Self::new)
+    }
+    #[inline(always)]
+    unsafe fn square2(a: &Self, c: &Self, k: &Consts<Self>) -> [Self; 2] {
+        super::square2(&a.v, &c.v, &k.m).map(Self::new)
     }
     #[inline(always)]
     unsafe fn invert(&self, k: &Consts<Self>) -> Self {

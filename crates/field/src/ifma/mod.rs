@@ -516,6 +516,32 @@ pub unsafe fn square<V: Avx512, const L: usize>(
     V::mont_square(a, m)
 }
 
+/// Two independent products, `a·b` and `c·d` ([`Avx512::mont_mul2`]).
+///
+/// # Safety
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn mul2<V: Avx512, const L: usize>(
+    ab: [&Lanes<V, L>; 2],
+    cd: [&Lanes<V, L>; 2],
+    m: &VecModulus<V, L>,
+) -> [Lanes<V, L>; 2] {
+    V::mont_mul2(ab, cd, m)
+}
+
+/// Two independent squares ([`Avx512::mont_square2`]).
+///
+/// # Safety
+/// As for [`Avx512`].
+#[inline(always)]
+pub unsafe fn square2<V: Avx512, const L: usize>(
+    a: &Lanes<V, L>,
+    c: &Lanes<V, L>,
+    m: &VecModulus<V, L>,
+) -> [Lanes<V, L>; 2] {
+    V::mont_square2(a, c, m)
+}
+
 /// [`mul`] on `madd52lo/hi`: operand scanning, one reduction step per limb of `b`.
 ///
 /// # Safety
