@@ -354,11 +354,13 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
             dinv
         }};
     }
+    // The lanes of group `g` whose sum is written (not padding, not exceptional).
+    let writes = |g: usize| valid_lanes(n, g) & !job.group_masks[g];
     // Group `g`'s chord inputs: `(x(A), x(P), y(A), y(P) − y(A), offsets, lanes to write)`.
     macro_rules! chord_inputs {
         ($g:expr) => {{
             let g = $g;
-            let write = valid_lanes(n, g) & !job.group_masks[g];
+            let write = writes(g);
             let (ax, px) = (V::load(at(g, 2)), V::load(at(g, 3)));
             let (boff, negate) = bucket_offsets::<V::Vec>(&job.idx[8 * g..], job.stride);
             let ay = V::gather(job.slots, boff, job.y_offset, write);
@@ -382,12 +384,9 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
     while g > 0 {
         let hi = g - 1;
         let dinv_hi = inverses!(hi);
-        if hi == 0
-            || valid_lanes(n, hi - 1) & !job.group_masks[hi - 1] == 0
-            || valid_lanes(n, hi) & !job.group_masks[hi] == 0
-        {
+        if hi == 0 || writes(hi - 1) == 0 || writes(hi) == 0 {
             // One group (the last, or a pair with nothing to write on one side).
-            if valid_lanes(n, hi) & !job.group_masks[hi] != 0 {
+            if writes(hi) != 0 {
                 let (ax, px, ay, dy, boff, write) = chord_inputs!(hi);
                 let lambda = V::mul(&dy, &dinv_hi, &k);
                 let x3 = V::sub2(&V::square(&lambda, &k), &ax, &px, &k.two_p);
