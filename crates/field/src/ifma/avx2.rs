@@ -334,6 +334,32 @@ unsafe fn values<const L: usize, const H: usize, const N: usize>(
     r
 }
 
+/// The quotient digit `q = t·n0 mod 2^52` (non-negative, as a double) of a column whose
+/// exact value is `t`.
+#[inline(always)]
+unsafe fn quotient(t: __m256i, n0: __m256d) -> __m256d {
+    let t = to_f64(_mm256_and_si256(t, splat_i(MASK52)));
+    let h = _mm256_fmadd_pd(t, n0, splat_f(TWO104));
+    let q = _mm256_fmsub_pd(t, n0, _mm256_sub_pd(h, splat_f(TWO104)));
+    let negative = _mm256_cmp_pd::<_CMP_LT_OQ>(q, _mm256_setzero_pd());
+    _mm256_add_pd(q, _mm256_and_pd(negative, splat_f(TWO52)))
+}
+
+/// Signed carry propagation over exact columns (an arithmetic shift by 52, from a
+/// logical one): every limb but the top one ends in `[0, 2^52)`.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // limb k and its neighbour k + 1
+unsafe fn carry_pass<const L: usize, const H: usize>(t: &mut Groups<L, H>) {
+    for k in 0..L - 1 {
+        for g in 0..H {
+            let shifted = _mm256_srli_epi64::<52>(_mm256_add_epi64(t[k][g], splat_i(1 << 62)));
+            let carry = _mm256_sub_epi64(shifted, splat_i(1 << 10));
+            t[k][g] = _mm256_and_si256(t[k][g], splat_i(MASK52));
+            t[k + 1][g] = _mm256_add_epi64(t[k + 1][g], carry);
+        }
+    }
+}
+
 /// Pairs `i < j < l` with `i + j = k`.
 const fn pairs(k: usize, l: usize) -> u64 {
     let mut n = 0;
@@ -419,12 +445,7 @@ unsafe fn fma_square<const L: usize, const H: usize>(
         let carried = bias(i as u64, i as u64);
         let mut qd = [zero_f; H];
         for g in 0..H {
-            let t0 = _mm256_sub_epi64(t[i][g], splat_i(carried));
-            let t0 = to_f64(_mm256_and_si256(t0, splat_i(MASK52)));
-            let h = _mm256_fmadd_pd(t0, n0, splat_f(TWO104));
-            let q = _mm256_fmsub_pd(t0, n0, _mm256_sub_pd(h, splat_f(TWO104)));
-            let wrap = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(q, zero_f), splat_f(TWO52));
-            qd[g] = _mm256_add_pd(q, wrap);
+            qd[g] = quotient(_mm256_sub_epi64(t[i][g], splat_i(carried)), n0);
         }
         for j in 0..L {
             let pj = to_f64(m.p[j].0);
@@ -438,8 +459,7 @@ unsafe fn fma_square<const L: usize, const H: usize>(
             t[i + 1][g] = _mm256_add_epi64(t[i + 1][g], carry);
         }
     }
-    // Columns L..2L hold the result, biased by the last steps' halves; then the signed
-    // carry pass.
+    // Columns L..2L hold the result, biased by the last steps' halves.
     let mut r = [[zero; H]; L];
     for k in 0..L {
         let c = L + k;
@@ -448,14 +468,7 @@ unsafe fn fma_square<const L: usize, const H: usize>(
             r[k][g] = _mm256_sub_epi64(t[c][g], b);
         }
     }
-    for k in 0..L - 1 {
-        for g in 0..H {
-            let shifted = _mm256_srli_epi64::<52>(_mm256_add_epi64(r[k][g], splat_i(1 << 62)));
-            let carry = _mm256_sub_epi64(shifted, splat_i(1 << 10));
-            r[k][g] = _mm256_and_si256(r[k][g], splat_i(MASK52));
-            r[k + 1][g] = _mm256_add_epi64(r[k + 1][g], carry);
-        }
-    }
+    carry_pass(&mut r);
     r
 }
 
@@ -498,15 +511,9 @@ unsafe fn fma_mul<const L: usize, const H: usize>(
                 }
             }
         }
-        // q = t0·n0 mod 2^52, made non-negative.
         let mut qd = [zero_f; H];
         for g in 0..H {
-            let t0 = _mm256_sub_epi64(t[0][g], splat_i(LO_BITS));
-            let t0 = to_f64(_mm256_and_si256(t0, splat_i(MASK52)));
-            let h = _mm256_fmadd_pd(t0, n0, splat_f(TWO104));
-            let q = _mm256_fmsub_pd(t0, n0, _mm256_sub_pd(h, splat_f(TWO104)));
-            let wrap = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(q, zero_f), splat_f(TWO52));
-            qd[g] = _mm256_add_pd(q, wrap);
+            qd[g] = quotient(_mm256_sub_epi64(t[0][g], splat_i(LO_BITS)), n0);
         }
         for j in 0..L {
             let pj = to_f64(m.p[j].0);
@@ -540,14 +547,6 @@ unsafe fn fma_mul<const L: usize, const H: usize>(
             t[0][g] = _mm256_add_epi64(t[0][g], carry);
         }
     }
-    // Signed carry propagation (an arithmetic shift by 52, from a logical one).
-    for k in 0..L - 1 {
-        for g in 0..H {
-            let shifted = _mm256_srli_epi64::<52>(_mm256_add_epi64(t[k][g], splat_i(1 << 62)));
-            let carry = _mm256_sub_epi64(shifted, splat_i(1 << 10));
-            t[k][g] = _mm256_and_si256(t[k][g], splat_i(MASK52));
-            t[k + 1][g] = _mm256_add_epi64(t[k + 1][g], carry);
-        }
-    }
+    carry_pass(&mut t);
     t
 }
