@@ -1,8 +1,10 @@
 // gnark-crypto MSM timing harness for fastzk's comparison script.
 //
 //	go run . -curve bn254 -group g1 -log-size 20 -scalars random -runs 5 -threads 2
+//	go run . -field -runs 11
 //
-// Prints one JSON line with the median time in milliseconds.
+// Prints one JSON line with the median time in milliseconds (with -field: one line per
+// field operation, in ns).
 package main
 
 import (
@@ -15,11 +17,11 @@ import (
 	"sort"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	blsfr "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	bn "github.com/consensys/gnark-crypto/ecc/bn254"
 	bnfr "github.com/consensys/gnark-crypto/ecc/bn254/fr"
-	"github.com/consensys/gnark-crypto/ecc"
 )
 
 type result struct {
@@ -81,7 +83,12 @@ func main() {
 	kind := flag.String("scalars", "random", "random | clustered")
 	runs := flag.Int("runs", 5, "timed runs")
 	threads := flag.Int("threads", 2, "MultiExp NbTasks")
+	field := flag.Bool("field", false, "time the base fields' product and square instead (field.go)")
 	flag.Parse()
+	if *field {
+		fieldMain(*runs)
+		return
+	}
 	n := 1 << *logSize
 	rng := rand.New(rand.NewSource(42))
 	cfg := ecc.MultiExpConfig{NbTasks: *threads}
