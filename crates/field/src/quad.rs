@@ -171,7 +171,19 @@ impl<C: QuadExtConfig> NormInverse for QuadExt<C> {
 }
 
 /// The exact operations: the chain runs on the norms (`Fq`), which take the fast path.
-impl<C: QuadExtConfig> ChordArith for QuadExt<C> {}
+/// The chord's products are inlined into the flush: called one by one, they pass their
+/// operands through memory (BN254 G2 MSM 2^18 without IFMA, alternated: 1023 against 954
+/// ms with the products inlined).
+impl<C: QuadExtConfig> ChordArith for QuadExt<C> {
+    #[inline(always)]
+    fn chord(x1: &Self, y1: &Self, x2: &Self, y2: &Self, dinv: &Self) -> (Self, Self) {
+        let lambda = (*y2 - *y1).mul_inline(dinv);
+        let [s0, s1] = C::square_coeffs([lambda.c0, lambda.c1]);
+        let x3 = Self::new(s0, s1) - (*x1 + *x2);
+        let y3 = lambda.mul_inline(&(*x1 - x3)) - *y1;
+        (x3, y3)
+    }
+}
 
 impl<C: QuadExtConfig> QuadExt<C> {
     #[inline]
@@ -185,6 +197,14 @@ impl<C: QuadExtConfig> QuadExt<C> {
     /// Karatsuba: three base multiplications.
     #[inline]
     fn mul_impl(&self, rhs: &Self) -> Self {
+        let [c0, c1] = C::mul_coeffs([self.c0, self.c1], [rhs.c0, rhs.c1]);
+        Self::new(c0, c1)
+    }
+    /// [`Self::mul_impl`] for the chord. Not its body: a `mul_impl` that only calls an
+    /// `inline(always)` function is inlined into every caller, which grew the binary by
+    /// 10 %.
+    #[inline(always)]
+    fn mul_inline(&self, rhs: &Self) -> Self {
         let [c0, c1] = C::mul_coeffs([self.c0, self.c1], [rhs.c0, rhs.c1]);
         Self::new(c0, c1)
     }
