@@ -248,6 +248,113 @@ pub(crate) unsafe fn sqr_{n}(a: &[u64; {n}], table: *const u64) -> [u64; {n}] {{
 """
 
 
+def gen_sqr_wide(n):
+    """`a²` as 2n words into `out`: the cross products `a_i·a_j` (i < j) once, row by row
+    (row 0 on one carry chain, the others on two), each finished word stored and its
+    register reused for a later row's top word; then doubled on the CF chain while the
+    squares join on the OF chain. For six limbs, where the fused form of [`gen_sqr`]
+    would need more registers than there are: the caller reduces the low half."""
+    assert n >= 4
+    regs = [f"c{i}" for i in range(1, n + 1)]
+    free = list(regs)
+    pos = {}
+    L = ["// Cross products a_i·a_j (i < j) into limbs 1..{}; `c1`..`c{}` rotate (limbs".format(2 * n - 2, n),
+         "// {}..{} reuse the registers of limbs 1..{} once those are stored).".format(n + 1, 2 * n - 2, n - 2)]
+    R = lambda k: "{" + pos[k] + "}"
+    # Row 0: a0·a1..a_{n-1} into limbs 1..n on the CF chain.
+    for k in range(1, n + 1):
+        pos[k] = free.pop(0)
+    L.append("mov rdx, qword ptr [{a}]")
+    L.append(f"mulx {R(2)}, {R(1)}, qword ptr [{{a}} + 8]")
+    for j in range(2, n):
+        L.append(f"mulx {R(j + 1)}, {{lo}}, qword ptr [{{a}} + {8 * j}]")
+        L.append(f"{'add' if j == 2 else 'adc'} {R(j)}, {{lo}}")
+    L.append(f"adc {R(n)}, 0")
+    stored = []
+    def store(k):
+        L.append(f"mov qword ptr [{{out}} + {8 * k}], {R(k)}")
+        free.append(pos.pop(k))
+        stored.append(k)
+    store(1)
+    store(2)
+    for i in range(1, n - 1):
+        top = i + n
+        pos[top] = free.pop(0)
+        if n - 1 - i == 1:
+            L.append(f"// a{i}·a{n - 1} into limbs {2 * i + 1}, {top} (limb {top} in {pos[top]}).")
+            L.append(f"mov rdx, qword ptr [{{a}} + {8 * i}]")
+            L.append(f"mulx {R(top)}, {{lo}}, qword ptr [{{a}} + {8 * (n - 1)}]")
+            L.append(f"add {R(2 * i + 1)}, {{lo}}")
+            L.append(f"adc {R(top)}, 0")
+            break
+        what = f"a{i}·a{i + 1}..a{n - 1}" if n - 1 - i > 2 else f"a{i}·a{i + 1}, a{i}·a{n - 1}"
+        L.append(f"// {what} into limbs {2 * i + 1}..{top} (limb {top} in {pos[top]}).")
+        L.append(f"mov rdx, qword ptr [{{a}} + {8 * i}]")
+        L.append("xor {lo:e}, {lo:e}")
+        for j in range(i + 1, n):
+            if j < n - 1:
+                L.append(f"mulx {{hi}}, {{lo}}, qword ptr [{{a}} + {8 * j}]")
+                L.append(f"adox {R(i + j)}, {{lo}}")
+                L.append(f"adcx {R(i + j + 1)}, {{hi}}")
+            else:
+                L.append(f"mulx {R(top)}, {{lo}}, qword ptr [{{a}} + {8 * j}]")
+                L.append(f"adox {R(i + j)}, {{lo}}")
+        L.append("mov {lo}, 0")
+        L.append(f"adcx {R(top)}, {{lo}}")
+        L.append(f"adox {R(top)}, {{lo}}")
+        store(2 * i + 1)
+        store(2 * i + 2)
+    # Doubled plus the squares; the top word starts at zero in a free register.
+    L.append("// Doubled (CF chain) plus the squares a_i² at limbs 2i, 2i + 1 (OF chain).")
+    pos[2 * n - 1] = free.pop()
+    tmp = free[0]
+    L.append(f"xor {R(2 * n - 1)[:-1]}:e}}, {R(2 * n - 1)[:-1]}:e}}")
+    for i in range(n):
+        L.append(f"mov rdx, qword ptr [{{a}} + {8 * i}]" if i else "mov rdx, qword ptr [{a}]")
+        L.append("mulx {hi}, {lo}, rdx")
+        for k, half in ((2 * i, "{lo}"), (2 * i + 1, "{hi}")):
+            if k == 0:
+                L.append("mov qword ptr [{out}], {lo}")
+                continue
+            if k in pos:
+                L.append(f"adcx {R(k)}, {R(k)}")
+                L.append(f"adox {R(k)}, {half}")
+                L.append(f"mov qword ptr [{{out}} + {8 * k}], {R(k)}")
+            else:
+                L.append(f"mov {{{tmp}}}, qword ptr [{{out}} + {8 * k}]")
+                L.append(f"adcx {{{tmp}}}, {{{tmp}}}")
+                L.append(f"adox {{{tmp}}}, {half}")
+                L.append(f"mov qword ptr [{{out}} + {8 * k}], {{{tmp}}}")
+    body = "\n".join(f"            {l}" if l.startswith("//") else f'            "{l}",' for l in L)
+    outs = "\n".join(f"            {r} = out(reg) _," for r in regs)
+    cross = n * (n - 1) // 2
+    return f"""
+/// The square `a²` as {2 * n} limbs, not reduced: the {cross} cross products once (row by row,
+/// each finished limb stored), then doubled with the {"six" if n == 6 else n} squares added — {cross + n}
+/// multiplications where [`mul_wide_{n}`] takes {n * n}.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[inline(always)]
+pub(crate) unsafe fn sqr_wide_{n}(a: &[u64; {n}], out: &mut [u64; {2 * n}]) {{
+    // SAFETY: the caller guarantees BMI2/ADX; the block reads `a`, writes only `out` and
+    // the registers it declares.
+    unsafe {{
+        core::arch::asm!(
+{body}
+            a = in(reg) a.as_ptr(),
+            out = in(reg) out.as_mut_ptr(),
+{outs}
+            lo = out(reg) _,
+            hi = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }}
+}}
+"""
+
+
 def gen_redc(n):
     """Montgomery reduction of the low half: `(L + q·p)/R` for `L = t mod R`, `q` chosen
     word by word (the CIOS reduction steps with nothing above the window, so the no-carry
@@ -283,11 +390,14 @@ pub(crate) unsafe fn redc_low_{n}(low: [u64; {n}], table: *const u64) -> [u64; {
 """
 
 print("// @generated by scripts/gen_mont_asm.py; edit the generator, not this file.")
-print("//! MULX/ADCX/ADOX Montgomery multiplication for 4- and 6-limb moduli (x86-64), and the")
-print("//! squaring for 4 limbs, and the double-width product and reduction the `Fq2` product uses.")
+print("//! MULX/ADCX/ADOX Montgomery multiplication for 4- and 6-limb moduli (x86-64), the")
+print("//! squaring for 4 limbs, the double-width product and reduction the `Fq2` product uses,")
+print("//! and the double-width square the 6-limb squaring reduces.")
 print(gen(4, True), end="")
 print(gen_sqr(4), end="")
 print(gen(6, False), end="")
 for n in (4, 6):
     print(gen_wide(n), end="")
+    if n == 6:
+        print(gen_sqr_wide(n), end="")
     print(gen_redc(n), end="")
