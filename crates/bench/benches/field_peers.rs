@@ -8,7 +8,7 @@
 //! chain or a ladder), a chain of dependent squares, and 1024 independent products
 //! (throughput, as in a batch of bucket additions). Figures are ns per operation and
 //! cycles at the clock this process measures (a chain of dependent 64-bit additions, one
-//! a cycle); each peer's product is first checked equal to fastzk's.
+//! a cycle); each peer's product and square are first checked equal to fastzk's.
 //!
 //! Run: `cargo bench -p fastzk-bench --bench field_peers` (`FASTZK_BENCH_ROUNDS`, default
 //! 11; `--json` prints one line per figure for the script).
@@ -138,8 +138,23 @@ type Case = (
     Box<dyn Fn() -> f64>,
 );
 
-/// The three loops of one implementation of one field.
-fn cases<T: Ops>(field: &'static str, who: &'static str, xs: Vec<T>, ys: Vec<T>) -> Vec<Case> {
+/// The three loops of one implementation of one field, after checking its product and
+/// square on every pair against fastzk's (`prod`, `sq`, in its own type).
+fn cases<T: Ops + PartialEq + core::fmt::Debug>(
+    field: &'static str,
+    who: &'static str,
+    [xs, ys, prod, sq]: [Vec<T>; 4],
+) -> Vec<Case> {
+    for i in 0..xs.len() {
+        let (mut p, mut s) = (xs[i], xs[i]);
+        T::mul(&mut p, &ys[i]);
+        T::square(&mut s);
+        assert_eq!(
+            (p, s),
+            (prod[i], sq[i]),
+            "{who}'s {field} product or square"
+        );
+    }
     let (x, y) = (xs[0], ys[0]);
     vec![
         (field, "mul-chain", who, Box::new(move || mul_chain(x, y))),
@@ -158,74 +173,61 @@ fn cases<T: Ops>(field: &'static str, who: &'static str, xs: Vec<T>, ys: Vec<T>)
     ]
 }
 
-fn random<F: Field>(rng: &mut ChaCha20Rng) -> Vec<F> {
-    (0..VEC).map(|_| F::random(rng)).collect()
+/// Random operands and fastzk's products and squares of them.
+fn operands<F: Field>(rng: &mut ChaCha20Rng) -> [Vec<F>; 4] {
+    let xs: Vec<F> = (0..VEC).map(|_| F::random(rng)).collect();
+    let ys: Vec<F> = (0..VEC).map(|_| F::random(rng)).collect();
+    let prod = xs.iter().zip(&ys).map(|(x, y)| *x * *y).collect();
+    let sq = xs.iter().map(|x| x.square()).collect();
+    [xs, ys, prod, sq]
+}
+
+/// The four vectors in a peer's type.
+fn convert<F: Copy, T>(v: &[Vec<F>; 4], to: impl Fn(F) -> T) -> [Vec<T>; 4] {
+    v.each_ref().map(|v| v.iter().map(|&x| to(x)).collect())
 }
 
 /// BN254 `Fq`: fastzk, halo2curves, arkworks.
 fn bn254_cases(rng: &mut ChaCha20Rng) -> Vec<Case> {
-    type H = halo2curves::bn256::Fq;
-    let (xs, ys) = (random::<bn254::Fq>(rng), random::<bn254::Fq>(rng));
-    let h = |v: &[bn254::Fq]| -> Vec<H> {
-        v.iter()
-            .map(|x| H::from_raw(x.to_canonical_limbs()))
-            .collect()
-    };
-    let a = |v: &[bn254::Fq]| -> Vec<ark_bn254::Fq> { v.iter().map(|&x| x.into()).collect() };
-    let (hx, hy, ax, ay) = (h(&xs), h(&ys), a(&xs), a(&ys));
-    for i in 0..VEC {
-        let want = H::from_raw((xs[i] * ys[i]).to_canonical_limbs());
-        assert_eq!(hx[i] * hy[i], want, "halo2curves' product differs");
-        assert_eq!(
-            bn254::Fq::from(ax[i] * ay[i]),
-            xs[i] * ys[i],
-            "arkworks' differs"
-        );
-    }
+    let v = operands::<bn254::Fq>(rng);
     let f = "bn254-fq";
-    let mut all = cases(f, "fastzk", xs, ys);
-    all.extend(cases(f, "halo2curves", hx, hy));
-    all.extend(cases(f, "arkworks", ax, ay));
+    let mut all = cases(f, "fastzk", v.clone());
+    all.extend(cases(
+        f,
+        "halo2curves",
+        convert(&v, |x| {
+            halo2curves::bn256::Fq::from_raw(x.to_canonical_limbs())
+        }),
+    ));
+    all.extend(cases(f, "arkworks", convert(&v, ark_bn254::Fq::from)));
     all
 }
 
 /// BLS12-381 `Fq`: fastzk, blst, arkworks.
 fn bls12_381_cases(rng: &mut ChaCha20Rng) -> Vec<Case> {
-    let (xs, ys) = (random::<bls12_381::Fq>(rng), random::<bls12_381::Fq>(rng));
-    let a =
-        |v: &[bls12_381::Fq]| -> Vec<ark_bls12_381::Fq> { v.iter().map(|&x| x.into()).collect() };
-    let (ax, ay) = (a(&xs), a(&ys));
-    for i in 0..VEC {
-        let want = xs[i] * ys[i];
-        assert_eq!(
-            bls12_381::Fq::from(ax[i] * ay[i]),
-            want,
-            "arkworks' differs"
-        );
-    }
+    let v = operands::<bls12_381::Fq>(rng);
     let f = "bls12-381-fq";
-    let mut all = cases(f, "fastzk", xs.clone(), ys.clone());
+    let mut all = cases(f, "fastzk", v.clone());
     #[cfg(target_arch = "x86_64")]
-    all.extend(blst_peer::cases(f, &xs, &ys));
-    all.extend(cases(f, "arkworks", ax, ay));
+    all.extend(cases(f, "blst", convert(&v, blst_peer::to_blst)));
+    all.extend(cases(f, "arkworks", convert(&v, ark_bls12_381::Fq::from)));
     all
 }
 
 #[cfg(target_arch = "x86_64")]
 mod blst_peer {
-    use blst::{blst_fp, blst_fp_from_uint64, blst_fp_mul, blst_fp_sqr, blst_uint64_from_fp};
+    use blst::{blst_fp, blst_fp_from_uint64, blst_fp_mul, blst_fp_sqr};
     use fastzk_field::bls12_381::Fq;
 
-    use super::Ops as _;
-
-    fn to_blst(x: &Fq) -> Blst {
+    pub(super) fn to_blst(x: Fq) -> Blst {
         let mut r = blst_fp::default();
         // SAFETY: six canonical limbs in, one element out.
         unsafe { blst_fp_from_uint64(&mut r, x.to_canonical_limbs().as_ptr()) };
         Blst(r)
     }
 
-    #[derive(Clone, Copy)]
+    /// blst's element (its products are fully reduced, so equal values have equal limbs).
+    #[derive(Clone, Copy, PartialEq, Debug)]
     pub(super) struct Blst(blst_fp);
 
     impl super::Ops for Blst {
@@ -245,26 +247,6 @@ mod blst_peer {
             unsafe { blst_fp_mul(&mut out.0, &a.0, &b.0) };
         }
     }
-
-    pub(super) fn cases(field: &'static str, xs: &[Fq], ys: &[Fq]) -> Vec<super::Case> {
-        let (bx, by): (Vec<_>, Vec<_>) = (
-            xs.iter().map(to_blst).collect(),
-            ys.iter().map(to_blst).collect(),
-        );
-        for i in 0..xs.len() {
-            let mut limbs = [0u64; 6];
-            let mut z = bx[i];
-            Blst::mul(&mut z, &by[i]);
-            // SAFETY: one element in, six limbs out.
-            unsafe { blst_uint64_from_fp(limbs.as_mut_ptr(), &z.0) };
-            assert_eq!(
-                limbs,
-                (xs[i] * ys[i]).to_canonical_limbs(),
-                "blst's product differs"
-            );
-        }
-        super::cases(field, "blst", bx, by)
-    }
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -277,12 +259,15 @@ fn main() {
     let rounds: usize = std::env::var("FASTZK_BENCH_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(11);
+        .unwrap_or(11)
+        .max(1);
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     let mut all = bn254_cases(&mut rng);
     all.extend(bls12_381_cases(&mut rng));
     if !json {
-        println!("checked: every peer's product equals fastzk's on {VEC} pairs per field");
+        println!(
+            "checked: every peer's product and square equal fastzk's on {VEC} pairs per field"
+        );
     }
     let mut samples = vec![Vec::new(); all.len()];
     let mut clock = Vec::new();

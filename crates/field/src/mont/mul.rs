@@ -111,9 +111,8 @@ impl<P: MontConfig<N>, const N: usize> Fp<P, N> {
                 } else {
                     let mut w = [0u64; 12];
                     asm::sqr_wide_6(width(a), &mut w);
-                    let (low, high) = w.split_at(6);
-                    let low: [u64; 6] = low.try_into().expect("six limbs");
-                    let high: [u64; 6] = high.try_into().expect("six limbs");
+                    let low: [u64; 6] = core::array::from_fn(|i| w[i]);
+                    let high: [u64; 6] = core::array::from_fn(|i| w[6 + i]);
                     // (low + q·p)/R ≤ p, plus high < a²/R: as the product's bound.
                     widen(bigint::add(&asm::redc_low_6(low, table), &high).0)
                 }
