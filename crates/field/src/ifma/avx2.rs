@@ -3,10 +3,12 @@
 //! product on double-precision FMA instead of `madd52lo/hi`.
 //!
 //! **The product.** A 52×52-bit limb product is split exactly under round-to-nearest:
-//! `h = a·b + 2^104` rounds to a multiple of 2^52 (`H = round(a·b/2^52)`), and
-//! `l = a·b − (h − 2^104)` is exact and signed (`|l| ≤ 2^51`); `l + 1.5·2^52` lies where a
-//! double's bits are the integer plus a constant. So `H` and `l` reach the 64-bit
-//! accumulators as raw bits, and the constants they carry are removed once per round.
+//! `h = a·b + 2^104` rounds to a multiple of 2^52 (`H = round(a·b/2^52)`), so
+//! `l = a·b − H·2^52` is signed (`|l| ≤ 2^51`), and one FMA computes `l − 1.5·2^52`
+//! exactly (subtracting `h − 2^104 + 1.5·2^52`), which lies where a double's bits are a
+//! constant minus the integer. So `H` and `l` reach the 64-bit accumulators as raw bits
+//! (three floating-point operations a limb product), and the constants they carry are
+//! removed once per round.
 //! The sum is the same integer as the IFMA algorithm's, and so are the quotient digits
 //! (they depend on the low column mod 2^52 only): after the final carry pass the limbs
 //! are identical to [`super::mul_madd52`]'s. `cargo bench -p fastzk-bench --bench
@@ -32,10 +34,14 @@ pub struct Avx2(__m256i, __m256i);
 const MASK52: u64 = (1 << 52) - 1;
 const TWO52: f64 = 4503599627370496.0;
 const TWO104: f64 = 20282409603651670423947251286016.0;
-/// `1.5·2^52`: `l + LO_BIAS` lies in `[2^52, 2^53]`, whose doubles' bits are the integer
-/// plus `LO_BITS − LO_BIAS`.
-const LO_BIAS: f64 = 6755399441055744.0;
-const LO_BITS: u64 = 0x4338_0000_0000_0000;
+/// `2^104 − 1.5·2^52 = (2^53 − 3)·2^51`, exact: `h` minus it is `H·2^52 + 1.5·2^52`, so
+/// `a·b` minus that is `l − 1.5·2^52`, in `[−2^53, −2^52]`, where doubles are integers and
+/// their bits are `NEG_LO_BITS − l`. (Biasing `l` by the subtrahend spares the addition
+/// of a bias to `l`: three floating-point operations a limb product instead of four.)
+const HI_LESS_BIAS: f64 = 20282409603651663668547810230272.0;
+const NEG_LO_BITS: u64 = 0xc338_0000_0000_0000;
+/// What each low half adds to a column it is subtracted from: `l + LO_BITS`.
+const LO_BITS: u64 = NEG_LO_BITS.wrapping_neg();
 /// The bits of `2^104`: `h`'s bits are `HI_BITS + H`.
 const HI_BITS: u64 = 0x4670_0000_0000_0000;
 
@@ -56,12 +62,12 @@ unsafe fn to_f64(x: __m256i) -> __m256d {
     _mm256_sub_pd(_mm256_castsi256_pd(biased), splat_f(TWO52))
 }
 
-/// `(HI_BITS + H, LO_BITS + l)` with `H·2^52 + l = a·b`, for exact integers `a, b < 2^52`.
+/// `(HI_BITS + H, NEG_LO_BITS − l)` with `H·2^52 + l = a·b`, for exact integers
+/// `a, b < 2^52`: add the first to a column and subtract the second.
 #[inline(always)]
 unsafe fn split(a: __m256d, b: __m256d) -> (__m256i, __m256i) {
     let h = _mm256_fmadd_pd(a, b, splat_f(TWO104));
-    let l = _mm256_fmsub_pd(a, b, _mm256_sub_pd(h, splat_f(TWO104)));
-    let l = _mm256_add_pd(l, splat_f(LO_BIAS));
+    let l = _mm256_fmsub_pd(a, b, _mm256_sub_pd(h, splat_f(HI_LESS_BIAS)));
     (_mm256_castpd_si256(h), _mm256_castpd_si256(l))
 }
 
@@ -76,7 +82,7 @@ unsafe fn split_int(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
     let (h, l) = split(a, b);
     (
         _mm256_sub_epi64(h, splat_i(HI_BITS)),
-        _mm256_sub_epi64(l, splat_i(LO_BITS)),
+        _mm256_sub_epi64(splat_i(NEG_LO_BITS), l),
     )
 }
 
@@ -276,7 +282,7 @@ impl Avx512 for Avx2 {
         let [r] = values(&fma_square(&groups(a), m));
         r
     }
-    // Two products in lockstep: four independent chains (11.0 against 12.6 ns a product
+    // Two products in lockstep: four independent chains (10.6 against 13.2 ns a product
     // for BN254 in `mul_alternatives`).
     #[inline(always)]
     unsafe fn mont_mul2<const L: usize>(
@@ -391,7 +397,7 @@ unsafe fn accumulate<const N: usize, const H: usize>(
 ) {
     for g in 0..H {
         let (h, l) = split(a[g], b[g]);
-        t[k][g] = _mm256_add_epi64(t[k][g], l);
+        t[k][g] = _mm256_sub_epi64(t[k][g], l);
         t[k + 1][g] = _mm256_add_epi64(t[k + 1][g], h);
     }
 }
@@ -503,7 +509,7 @@ unsafe fn fma_mul<const L: usize, const H: usize>(
         for j in 0..L {
             for g in 0..H {
                 let (h, l) = split(ad[j][g], bd[g]);
-                t[j][g] = _mm256_add_epi64(t[j][g], l);
+                t[j][g] = _mm256_sub_epi64(t[j][g], l);
                 if j + 1 < L {
                     t[j + 1][g] = _mm256_add_epi64(t[j + 1][g], h);
                 } else {
@@ -519,7 +525,7 @@ unsafe fn fma_mul<const L: usize, const H: usize>(
             let pj = to_f64(m.p[j].0);
             for g in 0..H {
                 let (h, l) = split(qd[g], pj);
-                t[j][g] = _mm256_add_epi64(t[j][g], l);
+                t[j][g] = _mm256_sub_epi64(t[j][g], l);
                 if j + 1 < L {
                     t[j + 1][g] = _mm256_add_epi64(t[j + 1][g], h);
                 } else {
