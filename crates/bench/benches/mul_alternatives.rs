@@ -9,9 +9,8 @@
 //! minus `l`: three floating-point operations and two integer additions per limb product
 //! where IFMA needs two instructions, on twice the vectors for eight lanes (the fourth
 //! operation, adding the bias to `l` separately, cost 7 % of a BN254 product: 11.46 →
-//! 10.69 ns in lockstep). The timings run
-//! fastzk's product (`fastzk_field::ifma::avx2`, which BN254 G1's MSM flush now uses
-//! without IFMA). Whether the FMA units and the scalar multiplier overlap needs work
+//! 10.69 ns in lockstep). The timings run fastzk's product (`fastzk_field::ifma::avx2`,
+//! which BN254 G1's MSM flush now uses without IFMA). Whether the FMA units and the scalar multiplier overlap needs work
 //! placed between a product's rounds, which the library's product does not expose: that
 //! experiment runs this file's copy split into rounds (`fma::Product`), checked limb for
 //! limb against `ifma::mul` on the software model first.

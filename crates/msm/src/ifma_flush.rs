@@ -275,7 +275,7 @@ unsafe fn flush<C: CurveConfig, V: LaneField<Elem = C::Base>>(job: &mut FlushJob
     // Per group: d, prefix, x(A), x(P), each V::VECS vectors.
     let per_group = 4 * V::VECS;
     // The forward pass writes every part of every group before the backward pass reads
-    // one, so the buffer only grows: clearing and zeroing it each flush was ~4 % of the
+    // one, so the buffer only grows: clearing and zeroing it each flush was ~3 % of the
     // flush's samples (BN254 G1 2^20, FMA lanes).
     if job.scratch.len() < groups * per_group {
         job.scratch.resize(groups * per_group, [0; 8]);
