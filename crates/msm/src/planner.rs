@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use fastzk_curve::{Affine, Jacobian, Xyzz};
-use fastzk_field::{Field, NormInverse, PrimeField};
+use fastzk_field::{Field, PrimeField};
 
 use crate::bucket::{BucketAcc, SEGMENTED_MIN};
 use crate::scalar::SignedScalars;
@@ -50,14 +50,19 @@ const CAL_BATCH: usize = 512;
 /// How much a bucket addition slows down as the bucket table outgrows the caches: past
 /// a knee, a relative extra cost per doubling of the table. Model constants, not
 /// measurements (a few milliseconds cannot warm a large table the way a real MSM does),
-/// fitted to 2^20 window sweeps. The IFMA flush (Zen 4): 0.06 past 512 KiB, its gathers
-/// keeping eight bucket loads in flight. The scalar flush: 0.17 past 2 MiB, on a Zen 3
-/// class EPYC without AVX-512 (BN254 G1, 2 threads, medians of 12 runs: c = 13, 14, 15,
-/// 16, 17, 18 took 2683, 2622, 2259, 2293, 2472, 2581 ms; per window, tables of 1 and
-/// 2 MiB cost no more than one of 256 KiB, and larger tables 15–20 % more per doubling),
-/// where its batches (one per 32 buckets, every bucket prefetched when queued) hide
-/// the misses of tables a few times the L2. Its earlier 0.12 past 512 KiB, fitted
-/// before those batches, picked c = 13 there: 15 % slower than c = 16.
+/// fitted to window sweeps. The IFMA flush (Zen 4): 0.03 past 512 KiB, its gathers
+/// keeping eight bucket loads in flight (0.06 before the model counted the additions
+/// that land in empty buckets; with it, BN254 G1 2^20 took c = 15, 3–5 % slower than
+/// c = 16). The scalar flush: 0.17 past 4 MiB. On a Zen 3 class EPYC without AVX-512
+/// (BN254 G1 2^20, 2 threads, medians of 12 runs: c = 13, 14, 15, 16, 17, 18 took 2683,
+/// 2622, 2259, 2293, 2472, 2581 ms) tables of 1 and 2 MiB cost no more than one of 256
+/// KiB, and larger ones 15–20 % more per doubling, then with the plain running-sum
+/// reduction, whose cost also grows with the table. On Zen 4 (thirty-seventh session,
+/// per-window timings with the segmented reduction) a bucket addition costs the same
+/// with a 4.2 MB table (BLS12-381 and G2 at c = 16, BN254 G1 at c = 17) as with a
+/// 1 MB one: 246 against 248 ns for BLS12-381 G1, counting only the additions that
+/// find their bucket full. The batches (one per 32 buckets, every bucket prefetched
+/// when queued) hide the misses of tables a few times the L2.
 #[derive(Clone, Copy, Debug)]
 struct CacheModel {
     knee_bytes: f64,
@@ -65,13 +70,16 @@ struct CacheModel {
 }
 
 const SCALAR_CACHE: CacheModel = CacheModel {
-    knee_bytes: 2.0 * 1024.0 * 1024.0,
+    knee_bytes: 4.0 * 1024.0 * 1024.0,
     penalty_per_doubling: 0.17,
 };
 const SIMD_CACHE: CacheModel = CacheModel {
     knee_bytes: 512.0 * 1024.0,
-    penalty_per_doubling: 0.06,
+    penalty_per_doubling: 0.03,
 };
+
+/// The GLV-doubled point set up to which GLV is taken on the model's word alone.
+const GLV_IN_CACHE_BYTES: usize = 8 << 20;
 
 /// The small batch size of the flush-cost measurement.
 const SMALL_BATCH: usize = 64;
@@ -235,8 +243,18 @@ fn measure<C: MsmCurve>() -> Calibration {
 /// points with `bits`-bit scalars and window `c`, with the scalar flush or (`simd`)
 /// the IFMA one; `cal` holds the costs of the flush that runs ([`calibration_for`]).
 pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32, simd: bool) -> f64 {
-    let m = SignedScalars::windows_for(bits, c) as f64;
-    let buckets = (1u64 << (c - 1)) as f64;
+    // Window by window, with the widths the engine uses (18 windows for 255 bits at
+    // c = 15 are mostly 14 bits wide: a quarter of a 16-bit window's buckets).
+    SignedScalars::balanced_widths(bits, c)
+        .into_iter()
+        .map(|width| window_ns::<C>(cal, n, width, simd))
+        .sum()
+}
+
+/// Modelled cost (ns) of one window of `width` bits over `n` points: the bucket
+/// additions, then the window's reduction.
+fn window_ns<C: MsmCurve>(cal: &Calibration, n: usize, width: u32, simd: bool) -> f64 {
+    let buckets = (1u64 << (width - 1)) as f64;
     let bytes = buckets * BucketAcc::<C>::bucket_bytes() as f64;
     let cache = if simd { SIMD_CACHE } else { SCALAR_CACHE };
     let penalty = if bytes > cache.knee_bytes {
@@ -244,21 +262,32 @@ pub fn cost_ns<C: MsmCurve>(cal: &Calibration, n: usize, bits: u32, c: u32, simd
     } else {
         1.0
     };
-    // Only digits that are non-zero cost an addition.
+    // Only digits that are non-zero cost an addition, and of those, the ones that find
+    // their bucket still empty (about `B·(1 − e^(−hits/B))`) are only stored: with
+    // many buckets per point this is a real share (BLS12-381 G1 2^18 at c = 16: an
+    // eighth of the digits; without it the model overpriced wide windows).
     let nonzero = 1.0 - 1.0 / (2.0 * buckets + 1.0);
+    let hits = n as f64 * nonzero;
+    let additions = hits - buckets * (1.0 - (-hits / buckets).exp());
     // Small bucket sets flush small batches: each addition carries a larger share of
     // the batch's fixed cost than in the calibration (large sets a smaller one).
     // The eight-lane flush's batch size for both flushes: the scalar flush's smaller
     // batches buy their extra inversions back in cache misses, which this model does
     // not see.
-    let batch = BucketAcc::<C>::kernel_batch(1usize << (c - 1)) as f64;
+    let batch = BucketAcc::<C>::kernel_batch(1usize << (width - 1)) as f64;
     let inv_share = cal.flush_ns * (1.0 / batch - 1.0 / CAL_BATCH as f64);
-    let reduce_step = if buckets as usize >= SEGMENTED_MIN {
+    additions * (cal.batch_add_ns * penalty + inv_share) + reduction_ns(cal, width)
+}
+
+/// Modelled cost (ns) of reducing one window's `2^(width−1)` buckets to its sum.
+fn reduction_ns(cal: &Calibration, width: u32) -> f64 {
+    let buckets = 1usize << (width - 1);
+    let reduce_step = if buckets >= SEGMENTED_MIN {
         cal.segmented_reduce_step_ns
     } else {
         cal.reduce_step_ns
     };
-    m * (n as f64 * nonzero * (cal.batch_add_ns * penalty + inv_share) + buckets * reduce_step)
+    buckets as f64 * reduce_step
 }
 
 /// Best window for `n` points of `bits`-bit scalars under the model (scalar flush).
@@ -287,18 +316,17 @@ fn calibration_for<C: MsmCurve>(simd: bool) -> (Calibration, bool) {
 /// flush (`simd`, where available) or the scalar one.
 pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
     let (cal, simd) = calibration_for::<C>(simd);
-    let threads = rayon::current_num_threads().max(1) as f64;
+    let threads = rayon::current_num_threads().max(1);
     let mut best = (f64::MAX, 1u32);
     for c in 2..=20u32 {
-        // Windows are the parallel tasks (one pass over the points each): a count that
-        // does not divide among the threads leaves threads idle at the end.
-        let m = SignedScalars::windows_for(bits.max(1), c) as f64;
-        let idle = if m >= 4.0 * threads {
-            (m / threads).ceil() * threads / m
-        } else {
-            1.0
-        };
-        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c, simd) * idle;
+        // Windows are the parallel tasks; those left over after dividing them among the
+        // threads run in parts, one per thread (`fast::window_tasks`), each part with
+        // its own bucket reduction (the split ones are the last, narrowest windows).
+        let widths = SignedScalars::balanced_widths(bits.max(1), c);
+        let m = widths.len();
+        let extra_parts = crate::fast::window_tasks(m, n.max(1), threads).len() - m;
+        let cost = cost_ns::<C>(&cal, n.max(1), bits.max(1), c, simd)
+            + extra_parts as f64 * reduction_ns(&cal, widths[m - 1]);
         if cost < best.0 {
             best = (cost, c);
         }
@@ -307,7 +335,7 @@ pub fn plan_window_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> Plan {
         engine: CpuEngine::Fast,
         window: best.1,
         glv: false,
-        est_ms: best.0 / threads / 1e6,
+        est_ms: best.0 / threads as f64 / 1e6,
     }
 }
 
@@ -328,14 +356,16 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
     let threads = rayon::current_num_threads().max(1) as f64;
     let glv =
         plan_window_with::<C>(2 * n, half, simd).est_ms + n as f64 * cal.glv_ns / threads / 1e6;
-    // With the IFMA flush GLV measured slower than the model says (twice the points to
-    // convert and stream through every window): at 2^20, BN254 G1 2 threads 1051 ms with
-    // GLV (c=13) vs 760 ms without (c=15); BLS12-381 G1 1 thread 5341 vs 4293 ms. So
-    // did G2 on the scalar flush (its points are 128 or 192 bytes): BN254 2^18, c = 13,
-    // six alternated pairs, median 1945 ms with GLV vs 1830 without. It has to win
-    // clearly in the model to be used.
-    let wide_points = size_of::<C::Base>() > size_of::<<C::Base as NormInverse>::Norm>();
-    let margin = if flush_is_simd || wide_points {
+    // Once the doubled points no longer fit in the caches, GLV measured slower than the
+    // model says (twice the points to write, convert and stream through every window):
+    // at 2^20, BN254 G1 2 threads 1051 ms with GLV (c=13) vs 760 ms without (c=15) on
+    // the IFMA flush; BN254 G2 2^18 on the scalar flush, c = 13, 1945 vs 1830 ms. Then
+    // it has to win clearly in the model to be used. Below that it wins as the model
+    // says (Zen 4, 2 threads, `fastzk bench msm --glv true|false`: at 2^12 and 2^14 GLV
+    // was 0–14 % faster for every group and flush, at 2^16 and 2^18 0–15 % slower
+    // except on the scalar flush's BLS12-381 G1 and BN254 G2 at 2^16, 2–5 % faster).
+    let doubled_bytes = 2 * n * size_of::<Affine<C>>();
+    let margin = if doubled_bytes > GLV_IN_CACHE_BYTES || (flush_is_simd && n >= 1 << 16) {
         0.85
     } else {
         1.0

@@ -238,11 +238,15 @@ impl SignedScalars {
     /// c = 14 has a 4-bit top window: 93 % of its additions went through the projective
     /// overflow path, each several times the batch-affine price).
     pub fn new_balanced(scalars: &[[u64; 4]], bits: u32, c: u32) -> Self {
+        Self::with_widths(scalars, c, Self::balanced_widths(bits, c))
+    }
+
+    /// The window widths [`new_balanced`](Self::new_balanced) uses.
+    pub fn balanced_widths(bits: u32, c: u32) -> Vec<u32> {
         let windows = Self::windows_for(bits, c);
         let total = bits + 1;
         let (base, extra) = (total / windows, total % windows);
-        let widths = (0..windows).map(|w| base + u32::from(w < extra)).collect();
-        Self::with_widths(scalars, c, widths)
+        (0..windows).map(|w| base + u32::from(w < extra)).collect()
     }
 
     fn with_widths(scalars: &[[u64; 4]], c: u32, widths: Vec<u32>) -> Self {

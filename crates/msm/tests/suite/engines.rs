@@ -88,12 +88,14 @@ fn larger_clustered_and_random_agree() {
         let want = msm_with(&pts, &ks, &MsmConfig::engine(CpuEngine::ParallelWindows))
             .expect("lengths")
             .result;
-        for window in [None, Some(10), Some(14)] {
+        // 19 windows at c = 14: on three threads one is split in three parts of points.
+        for (window, threads) in [(None, None), (Some(10), None), (Some(14), Some(3))] {
             let got = msm_with(
                 &pts,
                 &ks,
                 &MsmConfig {
                     window,
+                    threads,
                     ..MsmConfig::default()
                 },
             )
