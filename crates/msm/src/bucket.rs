@@ -37,6 +37,11 @@ const NEG: u32 = 1 << 31;
 pub(crate) const SEGMENTED_MIN: usize = 1024;
 const SEGMENTS: usize = 512;
 
+/// The segments [`BucketAcc::reduce`] cuts `n_buckets` (from [`SEGMENTED_MIN`]) into.
+pub(crate) fn reduction_segments(n_buckets: usize) -> usize {
+    (n_buckets / 8).min(SEGMENTS)
+}
+
 /// How many entries ahead a flush pass prefetches its buckets.
 const AHEAD: usize = 8;
 
@@ -536,7 +541,7 @@ impl<C: CurveConfig> BucketAcc<C> {
     /// partly in a projective overflow bucket and cannot feed the totals as an affine
     /// point); the buckets are untouched, so the caller reduces them the usual way.
     fn reduce_segmented(&mut self) -> Option<Xyzz<C>> {
-        let segs = (self.n / 8).min(SEGMENTS);
+        let segs = reduction_segments(self.n);
         let len = self.n / segs;
         debug_assert_eq!(segs * len, self.n, "bucket counts are powers of two");
         let make = || match self.kernel {

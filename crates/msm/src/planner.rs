@@ -14,7 +14,7 @@ use std::time::Instant;
 use fastzk_curve::{Affine, Jacobian, Xyzz};
 use fastzk_field::{Field, PrimeField};
 
-use crate::bucket::{BucketAcc, SEGMENTED_MIN};
+use crate::bucket::{reduction_segments, BucketAcc, SEGMENTED_MIN};
 use crate::scalar::SignedScalars;
 use crate::CpuEngine;
 use crate::MsmCurve;
@@ -47,13 +47,18 @@ pub struct Calibration {
 /// The batch size at which `batch_add_ns` is measured.
 const CAL_BATCH: usize = 512;
 
+/// The bucket count at which the batch additions and the segmented reduction are
+/// measured.
+const CAL_BUCKETS: usize = 4096;
+
 /// How much a bucket addition slows down as the bucket table outgrows the caches: past
 /// a knee, a relative extra cost per doubling of the table. Model constants, not
 /// measurements (a few milliseconds cannot warm a large table the way a real MSM does),
-/// fitted to window sweeps. The IFMA flush (Zen 4): 0.03 past 512 KiB, its gathers
+/// fitted to window sweeps. The IFMA flush (Zen 4): 0.045 past 512 KiB, its gathers
 /// keeping eight bucket loads in flight (0.06 before the model counted the additions
-/// that land in empty buckets; with it, BN254 G1 2^20 took c = 15, 3–5 % slower than
-/// c = 16). The scalar flush: 0.17 past 4 MiB. On a Zen 3 class EPYC without AVX-512
+/// that land in empty buckets and the reduction's fixed tail; with those, 0.06 took
+/// c = 15 for BN254 G1 2^20, 3–5 % slower than c = 16, and 0.03 took c = 19 for
+/// BLS12-381 G1 2^20, 17 % slower than c = 16). The scalar flush: 0.17 past 4 MiB. On a Zen 3 class EPYC without AVX-512
 /// (BN254 G1 2^20, 2 threads, medians of 12 runs: c = 13, 14, 15, 16, 17, 18 took 2683,
 /// 2622, 2259, 2293, 2472, 2581 ms) tables of 1 and 2 MiB cost no more than one of 256
 /// KiB, and larger ones 15–20 % more per doubling, then with the plain running-sum
@@ -75,7 +80,7 @@ const SCALAR_CACHE: CacheModel = CacheModel {
 };
 const SIMD_CACHE: CacheModel = CacheModel {
     knee_bytes: 512.0 * 1024.0,
-    penalty_per_doubling: 0.03,
+    penalty_per_doubling: 0.045,
 };
 
 /// The GLV-doubled point set up to which GLV is taken on the model's word alone.
@@ -159,8 +164,8 @@ fn measure<C: MsmCurve>() -> Calibration {
             }
             best
         };
-        let full = time(4096, CAL_BATCH);
-        let small = time(4096, SMALL_BATCH);
+        let full = time(CAL_BUCKETS, CAL_BATCH);
+        let small = time(CAL_BUCKETS, SMALL_BATCH);
         let per_flush = (small - full) / (1.0 / SMALL_BATCH as f64 - 1.0 / CAL_BATCH as f64);
         (full, per_flush.max(0.0))
     };
@@ -170,16 +175,16 @@ fn measure<C: MsmCurve>() -> Calibration {
         let mut best = f64::MAX;
         for _ in 0..3 {
             let mut b = match kernel {
-                Some(k) => BucketAcc::<C>::with_kernel(4096, CAL_BATCH, k),
-                None => BucketAcc::<C>::new(4096, CAL_BATCH),
+                Some(k) => BucketAcc::<C>::with_kernel(CAL_BUCKETS, CAL_BATCH, k),
+                None => BucketAcc::<C>::new(CAL_BUCKETS, CAL_BATCH),
             };
-            for i in 0..4096 {
+            for i in 0..CAL_BUCKETS {
                 b.add(i, &pts[(i * 5 + 1) % n]);
             }
             b.finish();
             let t = Instant::now();
             std::hint::black_box(b.reduce());
-            best = best.min(t.elapsed().as_nanos() as f64 / 4096.0);
+            best = best.min(t.elapsed().as_nanos() as f64 / CAL_BUCKETS as f64);
         }
         best
     };
@@ -282,12 +287,19 @@ fn window_ns<C: MsmCurve>(cal: &Calibration, n: usize, width: u32, simd: bool) -
 /// Modelled cost (ns) of reducing one window's `2^(width−1)` buckets to its sum.
 fn reduction_ns(cal: &Calibration, width: u32) -> f64 {
     let buckets = 1usize << (width - 1);
-    let reduce_step = if buckets >= SEGMENTED_MIN {
-        cal.segmented_reduce_step_ns
-    } else {
-        cal.reduce_step_ns
-    };
-    buckets as f64 * reduce_step
+    if buckets < SEGMENTED_MIN {
+        return buckets as f64 * cal.reduce_step_ns;
+    }
+    // The segmented reduction: two batch-affine additions per bucket, then a projective
+    // tail of three XYZZ additions per segment (about one and a half plain steps). The
+    // calibration's 4096 buckets carry the tail of 512 segments, about a quarter of its
+    // per-bucket figure, which a 2^15-bucket window spreads eight times thinner
+    // (BLS12-381 G1 without IFMA: calibrated 593–620 ns a bucket, 510 ns in a 2^18
+    // MSM's 2^15-bucket windows).
+    let tail = |b: usize| 1.5 * reduction_segments(b) as f64 * cal.reduce_step_ns;
+    let per_bucket = (cal.segmented_reduce_step_ns - tail(CAL_BUCKETS) / CAL_BUCKETS as f64)
+        .max(0.5 * cal.segmented_reduce_step_ns);
+    buckets as f64 * per_bucket + tail(buckets)
 }
 
 /// Best window for `n` points of `bits`-bit scalars under the model (scalar flush).
