@@ -58,16 +58,16 @@ const CAL_BUCKETS: usize = 4096;
 /// keeping eight bucket loads in flight (0.06 before the model counted the additions
 /// that land in empty buckets and the reduction's fixed tail; with those, 0.06 took
 /// c = 15 for BN254 G1 2^20, 3–5 % slower than c = 16, and 0.03 took c = 19 for
-/// BLS12-381 G1 2^20, 17 % slower than c = 16). The scalar flush: 0.17 past 4 MiB. On a Zen 3 class EPYC without AVX-512
-/// (BN254 G1 2^20, 2 threads, medians of 12 runs: c = 13, 14, 15, 16, 17, 18 took 2683,
-/// 2622, 2259, 2293, 2472, 2581 ms) tables of 1 and 2 MiB cost no more than one of 256
-/// KiB, and larger ones 15–20 % more per doubling, then with the plain running-sum
-/// reduction, whose cost also grows with the table. On Zen 4 (thirty-seventh session,
-/// per-window timings with the segmented reduction) a bucket addition costs the same
-/// with a 4.2 MB table (BLS12-381 and G2 at c = 16, BN254 G1 at c = 17) as with a
-/// 1 MB one: 246 against 248 ns for BLS12-381 G1, counting only the additions that
-/// find their bucket full. The batches (one per 32 buckets, every bucket prefetched
-/// when queued) hide the misses of tables a few times the L2.
+/// BLS12-381 G1 2^20, 17 % slower than c = 16). The scalar flush: 0.17 past 4 MiB. On
+/// a Zen 3 class EPYC without AVX-512 (BN254 G1 2^20, 2 threads, medians of 12 runs:
+/// c = 13, 14, 15, 16, 17, 18 took 2683, 2622, 2259, 2293, 2472, 2581 ms) tables of 1
+/// and 2 MiB cost no more than one of 256 KiB, and larger ones 15–20 % more per
+/// doubling, then with the plain running-sum reduction, whose cost also grows with the
+/// table. On Zen 4 (per-window timings with the segmented reduction) a bucket addition
+/// costs the same with a 4.2 MB table (BLS12-381 and G2 at c = 16, BN254 G1 at
+/// c = 17) as with a 1 MB one: 246 against 248 ns for BLS12-381 G1, counting only the
+/// additions that find their bucket full. The batches (one per 32 buckets, every
+/// bucket prefetched when queued) hide the misses of tables a few times the L2.
 #[derive(Clone, Copy, Debug)]
 struct CacheModel {
     knee_bytes: f64,
@@ -297,6 +297,7 @@ fn reduction_ns(cal: &Calibration, width: u32) -> f64 {
     // (BLS12-381 G1 without IFMA: calibrated 593–620 ns a bucket, 510 ns in a 2^18
     // MSM's 2^15-bucket windows).
     let tail = |b: usize| 1.5 * reduction_segments(b) as f64 * cal.reduce_step_ns;
+    // (Never below half the measured figure, should the plain step's timing be high.)
     let per_bucket = (cal.segmented_reduce_step_ns - tail(CAL_BUCKETS) / CAL_BUCKETS as f64)
         .max(0.5 * cal.segmented_reduce_step_ns);
     buckets as f64 * per_bucket + tail(buckets)
