@@ -83,6 +83,13 @@ const SIMD_CACHE: CacheModel = CacheModel {
     penalty_per_doubling: 0.045,
 };
 
+/// Past this table size (two threads' tables outgrow a 32 MiB L3) an addition costs
+/// much more per doubling, for either flush: with only the knees above, a noisy
+/// calibration could pick c = 19 for BN254 G1 2^20 on the FMA lanes (14 windows of
+/// 8.5–17 MB tables), 1,222 against 1,050 ms at c = 16.
+const FAR_KNEE_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
+const FAR_PENALTY_PER_DOUBLING: f64 = 0.3;
+
 /// The GLV-doubled point set up to which GLV is taken on the model's word alone.
 const GLV_IN_CACHE_BYTES: usize = 8 << 20;
 
@@ -266,6 +273,10 @@ fn window_ns<C: MsmCurve>(cal: &Calibration, n: usize, width: u32, simd: bool) -
         1.0 + cache.penalty_per_doubling * (bytes / cache.knee_bytes).log2()
     } else {
         1.0
+    } + if bytes > FAR_KNEE_BYTES {
+        FAR_PENALTY_PER_DOUBLING * (bytes / FAR_KNEE_BYTES).log2()
+    } else {
+        0.0
     };
     // Only digits that are non-zero cost an addition, and of those, the ones that find
     // their bucket still empty (about `B·(1 − e^(−hits/B))`) are only stored: with
