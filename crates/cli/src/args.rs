@@ -60,12 +60,12 @@ pub enum GroupArg {
     Pair,
 }
 
-/// An MSM engine: a [`CpuEngine`], or the fast engine with the IFMA flush forced on
-/// (`simd`) or off (`scalar`).
+/// An MSM engine: a [`CpuEngine`], or the fast engine with the eight-lane flush (IFMA's,
+/// else the FMA lanes') forced on (`simd`) or off (`scalar`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MsmEngineArg {
     pub engine: CpuEngine,
-    /// `Some(true)`: require the IFMA flush; `Some(false)`: forbid it.
+    /// `Some(true)`: require the lane flush; `Some(false)`: forbid it.
     pub simd: Option<bool>,
 }
 
@@ -85,8 +85,8 @@ impl ValueEnum for MsmEngineArg {
     }
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(match self.simd {
-            Some(true) => PossibleValue::new("simd").help("fast, with the IFMA flush"),
-            Some(false) => PossibleValue::new("scalar").help("fast, without the IFMA flush"),
+            Some(true) => PossibleValue::new("simd").help("fast, with the eight-lane flush"),
+            Some(false) => PossibleValue::new("scalar").help("fast, with the scalar flush"),
             None => PossibleValue::new(self.engine.name()),
         })
     }

@@ -25,12 +25,16 @@ pub struct FastOptions {
     pub partition: bool,
     /// Sum points that share a scalar value first when values repeat a lot.
     pub group_equal: bool,
-    /// Flush buckets on eight lanes with AVX-512 IFMA where the CPU and group allow.
-    pub simd: bool,
-    /// With `simd`, flush on the software model of the lanes (tests, any host).
+    /// Flush buckets on eight lanes (IFMA's, else the FMA lanes') where the CPU and
+    /// group have them: `None` where they are cheaper ([`planner::default_lane_flush`]),
+    /// `Some(false)` never.
+    pub simd: Option<bool>,
+    /// Unless `simd` is `Some(false)`, flush on the software model of the lanes (tests,
+    /// any host).
     #[cfg(feature = "ifma-model")]
     pub ifma_model: bool,
-    /// With `simd`, flush on the FMA lanes even where IFMA is present (tests).
+    /// Unless `simd` is `Some(false)`, flush on the FMA lanes even where IFMA is
+    /// present (tests).
     #[cfg(feature = "ifma-model")]
     pub fma_lanes: bool,
 }
@@ -42,7 +46,7 @@ impl Default for FastOptions {
             glv: None,
             partition: true,
             group_equal: true,
-            simd: true,
+            simd: None,
             #[cfg(feature = "ifma-model")]
             ifma_model: false,
             #[cfg(feature = "ifma-model")]
@@ -57,7 +61,7 @@ pub struct FastReport {
     pub window: u32,
     pub glv: bool,
     pub grouped: bool,
-    /// The buckets were flushed on eight IFMA lanes.
+    /// The buckets were flushed on eight lanes (IFMA's or the FMA lanes').
     pub simd: bool,
     pub zeros: usize,
     pub ones: usize,
@@ -293,7 +297,7 @@ fn glv_expand<C: MsmCurve>(points: &[Affine<C>], scalars: &[[u64; 4]]) -> Option
 /// The eight-lane flush `opts` asks for, where the group (and, for the CPU's
 /// instructions, the CPU) has one.
 fn flush_kernel<C: MsmCurve>(opts: &FastOptions) -> Option<&'static IfmaFlush<C>> {
-    if !opts.simd {
+    if opts.simd == Some(false) {
         return None;
     }
     #[cfg(feature = "ifma-model")]
@@ -304,7 +308,10 @@ fn flush_kernel<C: MsmCurve>(opts: &FastOptions) -> Option<&'static IfmaFlush<C>
     if opts.fma_lanes {
         return C::fma_flush();
     }
-    C::lane_flush()
+    match opts.simd {
+        Some(true) => C::lane_flush(),
+        _ => planner::default_lane_flush::<C>(),
+    }
 }
 
 /// The large-scalar part: optional GLV, then the batch-affine core.

@@ -156,14 +156,18 @@ pub struct MsmConfig {
     pub group_equal: bool,
     /// Merge equal bases by adding their scalars (SimdMSM §5.2), all engines.
     pub dedup_points: bool,
-    /// Flush buckets on eight AVX-512 IFMA lanes where the CPU and group allow (fast
-    /// engine); `false` forces the scalar flush.
-    pub simd: bool,
-    /// With `simd`, run the eight-lane flush on the software model of the IFMA lanes
-    /// instead of the CPU's instructions: any host, slow; for tests and debugging.
+    /// Flush buckets on eight lanes (AVX-512 IFMA's, else AVX2's FMA lanes) where the
+    /// CPU and group have them (fast engine): `None` where they are cheaper than the
+    /// scalar flush ([`planner::default_lane_flush`]), `Some(true)` always,
+    /// `Some(false)` never.
+    pub simd: Option<bool>,
+    /// Unless `simd` is `Some(false)`, run the eight-lane flush on the software model of
+    /// the IFMA lanes instead of the CPU's instructions: any host, slow; for tests and
+    /// debugging.
     #[cfg(feature = "ifma-model")]
     pub ifma_model: bool,
-    /// With `simd`, run the flush on the FMA lanes even where IFMA is present (tests).
+    /// Unless `simd` is `Some(false)`, run the flush on the FMA lanes even where IFMA is
+    /// present (tests).
     #[cfg(feature = "ifma-model")]
     pub fma_lanes: bool,
     /// Run on a pool of this many threads; `None` = the global rayon pool.
@@ -179,7 +183,7 @@ impl Default for MsmConfig {
             partition: true,
             group_equal: true,
             dedup_points: false,
-            simd: true,
+            simd: None,
             #[cfg(feature = "ifma-model")]
             ifma_model: false,
             #[cfg(feature = "ifma-model")]
@@ -207,7 +211,7 @@ pub struct MsmOutcome<C: MsmCurve> {
     pub glv: bool,
     /// Whether equal scalar values were grouped (clustered input).
     pub grouped: bool,
-    /// Whether the buckets were flushed on eight IFMA lanes.
+    /// Whether the buckets were flushed on eight lanes (IFMA's or the FMA lanes').
     pub simd: bool,
 }
 

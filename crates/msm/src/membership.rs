@@ -37,6 +37,7 @@ use rayon::prelude::*;
 
 use crate::bucket::BucketAcc;
 use crate::fast::to_flush_form;
+use crate::planner;
 use crate::MsmCurve;
 
 /// Soundness of the batched test: a slice with a point outside the subgroup passes
@@ -150,7 +151,7 @@ pub fn check_points_seeded<C: MsmCurve>(
 /// Runs `trials` combinations of `bits`-bit digits over `points` (all on the curve) and
 /// tests each sum.
 fn trials_pass<C: MsmCurve>(points: &[Affine<C>], bits: u32, trials: u32, seed: [u8; 32]) -> bool {
-    let kernel = C::lane_flush();
+    let kernel = planner::default_lane_flush::<C>();
     let converted = kernel.map(|k| to_flush_form(points, k));
     let pts = converted.as_deref().unwrap_or(points);
     let n = pts.len();

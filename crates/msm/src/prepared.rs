@@ -15,13 +15,14 @@ use crate::{MsmConfig, MsmCurve, MsmError};
 /// Bases ready for repeated MSMs over any prefix of them.
 pub struct PreparedBases<'a, C: MsmCurve> {
     bases: &'a [Affine<C>],
-    /// The bases in the flush's form, where the CPU and group have the flush.
+    /// The bases in the flush's form, where the fast engine takes the lanes
+    /// ([`planner::default_lane_flush`]).
     flush: Option<(Vec<Affine<C>>, &'static IfmaFlush<C>)>,
 }
 
 impl<'a, C: MsmCurve> PreparedBases<'a, C> {
     pub fn new(bases: &'a [Affine<C>]) -> Self {
-        let flush = C::lane_flush().map(|k| (to_flush_form(bases, k), k));
+        let flush = planner::default_lane_flush::<C>().map(|k| (to_flush_form(bases, k), k));
         Self { bases, flush }
     }
 

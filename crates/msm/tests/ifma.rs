@@ -38,7 +38,7 @@ fn run<C: MsmCurve>(flush: Flush, pts: &[Affine<C>], ks: &[C::Scalar], what: &st
             let cfg = MsmConfig {
                 window,
                 glv,
-                simd: flush != Flush::Scalar,
+                simd: Some(flush != Flush::Scalar),
                 ifma_model: flush == Flush::Model,
                 fma_lanes: flush == Flush::Fma,
                 partition: false,

@@ -104,12 +104,12 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
     ensure!(args.log_size <= 26, "--log-size above 26 is not supported");
     let n = 1usize << args.log_size;
     let (curve, group, dist) = names(args);
-    // `simd` and `scalar` are the fast engine with the IFMA bucket flush forced on/off.
+    // `simd` and `scalar` are the fast engine with the eight-lane flush forced on/off.
     ensure!(
         args.engine.simd != Some(true) || C::lane_flush().is_some(),
-        "--engine simd: no AVX-512 IFMA kernel for {curve} {group} on this CPU"
+        "--engine simd: no eight-lane flush (AVX-512 IFMA, or AVX2 FMA lanes) for {curve} {group} on this CPU"
     );
-    let (engine, simd) = (args.engine.engine, args.engine.simd.unwrap_or(true));
+    let (engine, simd) = (args.engine.engine, args.engine.simd);
     let cfg = MsmConfig {
         window: args.window,
         glv: args.glv,
@@ -134,7 +134,7 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
             &points,
             &scalars,
             &MsmConfig {
-                simd: false,
+                simd: Some(false),
                 ..MsmConfig::engine(other)
             },
         )?;
@@ -158,7 +158,7 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
             "n/a (no endomorphism)".to_string()
         };
         let simd_red = match cal.simd_reduce_step_ns {
-            Some(ns) => format!("segmented IFMA {ns:.1} ns"),
+            Some(ns) => format!("segmented on lanes {ns:.1} ns"),
             None => "n/a".to_string(),
         };
         let simd = match cal.simd_batch_add_ns {
@@ -166,7 +166,7 @@ fn bench<C: MsmCurve>(args: &MsmBenchArgs) -> Result<()> {
             None => "n/a".to_string(),
         };
         println!(
-            "calibration: batch-affine add {:.1} ns (IFMA flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns (segmented {:.1} ns, {simd_red}), glv split {glv}",
+            "calibration: batch-affine add {:.1} ns (lane flush {simd}), fixed cost per flush {:.0}/{:.0} ns, reduction step {:.1} ns (segmented {:.1} ns, {simd_red}), glv split {glv}",
             cal.batch_add_ns,
             cal.flush_ns,
             cal.simd_flush_ns,
@@ -287,7 +287,7 @@ fn bench_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(args: &MsmBenchAr
     let mut checked = "skipped";
     if !args.no_check && args.log_size <= 14 {
         let reference = MsmConfig {
-            simd: false,
+            simd: Some(false),
             ..MsmConfig::engine(CpuEngine::ParallelWindows)
         };
         ensure!(
@@ -307,7 +307,7 @@ fn bench_pair<G1: MsmCurve, G2: MsmCurve<Scalar = G1::Scalar>>(args: &MsmBenchAr
     if args.json {
         println!(
             "{{\"curve\":\"{}\",\"group\":\"pair\",\"log_size\":{},\"scalars\":\"{}\",\"engine\":\"pair\",\"window\":0,\"glv\":false,\"grouped\":false,\"simd\":{},\"threads\":{},\"median_ms\":{:.3},\"min_ms\":{:.3},\"runs\":{},\"checked_against\":\"{}\"}}",
-            curve, args.log_size, dist, G1::lane_flush().is_some(), threads, median, times[0], times.len(), checked
+            curve, args.log_size, dist, fastzk_msm::planner::default_lane_flush::<G1>().is_some(), threads, median, times[0], times.len(), checked
         );
     } else {
         println!(

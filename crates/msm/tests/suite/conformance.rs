@@ -46,17 +46,20 @@ fn engines() -> Vec<MsmConfig> {
         threads: Some(3),
         ..MsmConfig::default()
     });
-    // The fast configurations again with the scalar flush (the defaults use the IFMA
-    // flush where the CPU has it).
-    let scalar: Vec<MsmConfig> = v
+    // The fast configurations again with each flush forced: the scalar one, and the
+    // lanes where the CPU has them (the defaults take whichever the calibration finds
+    // cheaper).
+    let forced: Vec<MsmConfig> = v
         .iter()
         .filter(|c| matches!(c.engine, CpuEngine::Fast | CpuEngine::Auto))
-        .map(|c| MsmConfig {
-            simd: false,
-            ..c.clone()
+        .flat_map(|c| {
+            [false, true].map(|lanes| MsmConfig {
+                simd: Some(lanes),
+                ..c.clone()
+            })
         })
         .collect();
-    v.extend(scalar);
+    v.extend(forced);
     // The eight-lane IFMA flush on the software model of the lanes (every host): the
     // default plan, and every point through the buckets with GLV on and off.
     v.push(MsmConfig {

@@ -6,7 +6,7 @@
 use fastzk_curve::{bls12_381 as bls, bn254 as bn, Affine};
 use fastzk_field::{Field, PrimeField};
 use fastzk_msm::{
-    msm, msm_batch, msm_with, CpuEngine, MsmConfig, MsmCurve, MsmError, MsmStream,
+    msm, msm_batch, msm_with, planner, CpuEngine, MsmConfig, MsmCurve, MsmError, MsmStream,
     PrecomputedBases, PreparedBases,
 };
 use fastzk_testing::gen::{msm_input, points, rng, MsmInput};
@@ -34,7 +34,10 @@ fn stream_precomputed_batch<C: MsmCurve>(n: usize) {
             C::NAME
         );
         let prepared = PreparedBases::new(&pts);
-        assert_eq!(prepared.is_prepared(), C::lane_flush().is_some());
+        assert_eq!(
+            prepared.is_prepared(),
+            planner::default_lane_flush::<C>().is_some()
+        );
         for glv in [None, Some(false)] {
             let got = prepared.msm_glv(&ks, glv).expect("len");
             assert_eq!(got, want, "{} {kind:?} prepared, glv {glv:?}", C::NAME);
