@@ -30,8 +30,9 @@ pub trait MsmCurve: CurveConfig {
     fn fma_flush() -> Option<&'static IfmaFlush<Self>> {
         None
     }
-    /// The eight-lane flush the fast engine uses: IFMA's, else FMA's, else none (the
-    /// scalar flush).
+    /// The eight-lane flush this CPU has for the group: IFMA's, else FMA's, else none.
+    /// The fast engine takes it where it is the cheaper
+    /// ([`crate::planner::default_lane_flush`]).
     fn lane_flush() -> Option<&'static IfmaFlush<Self>> {
         Self::ifma_flush().or_else(Self::fma_flush)
     }
@@ -84,13 +85,14 @@ macro_rules! msm_curve {
     (@fma false, $($rest:tt)*) => {};
 }
 
-// The FMA lanes only where they beat the scalar flush (Zen 4, `FASTZK_NO_IFMA=1`, 2^20
-// for G1 and 2^18 for G2, alternated runs, BENCHMARKS.md): BN254 G1 about 10 % faster;
-// BLS12-381 G1 and BN254 G2 about 10 % slower (eight 52-bit limbs; three products per
-// `Fq2` product, each paying the lanes' carry passes). With the three-operation split
-// (thirty-sixth session) they are still slower in the calibrated bucket addition:
-// BLS12-381 G1 252 against 242 ns (its products one after the other), BN254 G2 345–350
-// against 326–332 ns.
+// The FMA lanes only for the group where they can beat the scalar flush, and there only
+// where the calibration finds them cheaper (Zen 4 with `FASTZK_NO_IFMA=1`, 2^20 for G1
+// and 2^18 for G2, alternated runs, BENCHMARKS.md: BN254 G1 about 10 % faster; on a Zen 3
+// EPYC a fifth slower). BLS12-381 G1 and BN254 G2 were about 10 % slower on Zen 4 too
+// (eight 52-bit limbs; three products per `Fq2` product, each paying the lanes' carry
+// passes), and with the three-operation split (thirty-sixth session) still slower in the
+// calibrated bucket addition: BLS12-381 G1 252 against 242 ns (its products one after the
+// other), BN254 G2 345–350 against 326–332 ns.
 msm_curve!(bn254::G1Config, Fq8<fastzk_field::bn254::Fq, 4, 5>, fma: true);
 msm_curve!(bn254::G2Config, Fq2x8<fastzk_field::bn254::Fq2Config, 4, 5>, fma: false);
 msm_curve!(bls12_381::G1Config, Fq8<fastzk_field::bls12_381::Fq, 6, 8>, fma: false);
