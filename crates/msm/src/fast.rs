@@ -27,7 +27,7 @@ pub struct FastOptions {
     pub group_equal: bool,
     /// Flush buckets on eight lanes (IFMA's, else the FMA lanes') where the CPU and
     /// group have them: `None` where they are cheaper ([`planner::default_lane_flush`]),
-    /// `Some(false)` never.
+    /// `Some(true)` always, `Some(false)` never.
     pub simd: Option<bool>,
     /// Unless `simd` is `Some(false)`, flush on the software model of the lanes (tests,
     /// any host).
