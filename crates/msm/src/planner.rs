@@ -400,8 +400,9 @@ pub fn glv_pays_with<C: MsmCurve>(n: usize, bits: u32, simd: bool) -> bool {
 
 /// The eight-lane flush the fast engine takes by default: the group's and CPU's
 /// ([`MsmCurve::lane_flush`]) where its calibrated bucket addition is cheaper than the
-/// scalar flush's, else none. IFMA's halves the addition wherever it exists; the FMA
-/// lanes' depend on the core: BN254 G1's MSM at 2^20 was a tenth faster on them on
+/// scalar flush's, else none. IFMA's is the cheaper wherever it exists (its MSMs take
+/// about two thirds of the scalar flush's time on every group); the FMA lanes' depend
+/// on the core: BN254 G1's MSM at 2^20 was a tenth faster on them on
 /// Zen 4 with IFMA off, and a fifth slower on a Zen 3 EPYC (2,185–2,522 against
 /// 1,710–1,874 ms), whose calibration prices their addition at 192–292 ns against the
 /// scalar flush's 175–240 in the same processes.
