@@ -430,3 +430,29 @@ pub fn plan<C: MsmCurve>(n: usize) -> Plan {
         plan_window_with::<C>(n, bits, simd)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fastzk_curve::bn254::G1Config as G1;
+
+    /// The default flush follows the calibration: the lanes where their bucket addition
+    /// is the cheaper, the scalar flush where it is not, and where the CPU has no lanes.
+    #[test]
+    fn default_lane_flush_follows_the_calibration() {
+        let measured = calibration::<G1>();
+        let lanes_taken = |lane_ns: f64| {
+            set_calibration::<G1>(Calibration {
+                batch_add_ns: 100.0,
+                simd_batch_add_ns: G1::lane_flush().map(|_| lane_ns),
+                ..measured
+            });
+            default_lane_flush::<G1>().is_some()
+        };
+        let cheaper = lanes_taken(90.0);
+        let dearer = lanes_taken(110.0);
+        set_calibration::<G1>(measured);
+        assert_eq!(cheaper, G1::lane_flush().is_some());
+        assert!(!dearer);
+    }
+}
